@@ -1,0 +1,123 @@
+"""Query latency over `claimhouse serve-sql` (Thrift/HiveServer2) with 1M rows in silver.claims.
+
+    .venv/bin/python benchmarks/sql_endpoint_latency.py --rows 1000000 --loops 30
+
+Runs the seeds through every layer into a temporary warehouse, grows silver.claims to --rows
+by appending copies of the seed claims with fresh claim ids (written by Spark executors, not
+the extractor), starts the server in its own process, then times over PyHive:
+a point query on gold.facts by fact_id and a full scan (GROUP BY over every claim row) of
+silver.claims. Prints one JSON object with p50/p95 in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pyhive import hive
+from pyspark.sql import functions as F
+
+from lake.config import REPO_ROOT, load_settings
+from lake.pipeline import run_pipeline
+from lake.spark import get_spark
+from lake.storage import Lake
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _percentiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return {"p50_ms": round(statistics.median(ordered) * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--loops", type=int, default=30)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="claimhouse-sql-bench-"))
+    server = None
+    try:
+        settings = load_settings(warehouse=work / "wh", input_dir=REPO_ROOT / "seeds")
+        spark = get_spark(settings)
+        run_pipeline(spark, settings)
+        lake = Lake(spark, settings.warehouse)
+        seed_claims = lake.read("silver.claims")
+        copies = -(-args.rows // seed_claims.count()) - 1
+        grown = (
+            seed_claims.crossJoin(spark.range(copies).withColumnRenamed("id", "copy"))
+            .withColumn("claim_id", F.sha2(F.concat_ws("|", "claim_id", "copy"), 256))
+            .drop("copy")
+        )
+        grown.write.format("delta").mode("append").save(str(lake.path("silver.claims")))
+        claim_rows = lake.count("silver.claims")
+        fact_id = lake.read("gold.facts").orderBy("fact_id").first()["fact_id"]
+        spark.stop()
+
+        port = _free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+        started = time.perf_counter()
+        server = subprocess.Popen(
+            [str(Path(sys.executable).parent / "claimhouse"), "serve-sql", "--port", str(port)]
+            + ["--warehouse", str(settings.warehouse)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        assert server.stdout.readline().startswith("serving")
+        server_start_s = time.perf_counter() - started
+        conn = hive.connect(host="127.0.0.1", port=port, auth="NONE")
+        cursor = conn.cursor()
+
+        def timed(sql: str, loops: int) -> list[float]:
+            cursor.execute(sql)  # warm-up: plan caches, Delta snapshot
+            cursor.fetchall()
+            out = []
+            for _ in range(loops):
+                t = time.perf_counter()
+                cursor.execute(sql)
+                cursor.fetchall()
+                out.append(time.perf_counter() - t)
+            return out
+
+        point = timed(f"SELECT * FROM gold.facts WHERE fact_id = '{fact_id}'", args.loops)
+        scan = timed(
+            "SELECT kind, count(*), avg(value), max(char_end) FROM silver.claims GROUP BY kind",
+            max(5, args.loops // 3),
+        )
+        conn.close()
+        print(
+            json.dumps(
+                {
+                    "silver_claims_rows": claim_rows,
+                    "server_start_s": round(server_start_s, 1),
+                    "point_query_gold_facts": {"loops": len(point), **_percentiles(point)},
+                    "full_scan_silver_claims": {"loops": len(scan), **_percentiles(scan)},
+                    "cores": os.cpu_count(),
+                }
+            )
+        )
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=60)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+{#-
+  Name every Delta table under the warehouse in this session's catalog as <layer>.<table>.
+
+  Delta's log, not the metastore, is the source of truth: the tables are found by listing the
+  warehouse's `<layer>/<table>/_delta_log` folders and registered by location, so this works in
+  a fresh in-memory catalog, in a Derby metastore, and beside other processes writing the lake.
+  (Spark's listing skips names starting with "_" unless a path names them, as this glob does.)
+  Runs as on-run-start; `dbt run-operation register_lake_tables` runs it on its own.
+-#}
+{% macro register_lake_tables() %}
+  {% if execute %}
+    {% set root = env_var('CLAIMHOUSE_WAREHOUSE', env_var('PWD') ~ '/../warehouse') %}
+    {% do log("claimhouse: registering the Delta tables under " ~ root
+              ~ " (a PATH_NOT_FOUND error here means no tables yet: run `claimhouse run` first)") %}
+    {% call statement('lake_files', fetch_result=false) %}
+      create or replace temporary view claimhouse_delta_logs
+      using binaryFile options (path '{{ root }}/*/*/_delta_log')
+    {% endcall %}
+    {% set found = run_query(
+      "select distinct regexp_extract(path, '^(.*)/([a-z][a-z0-9_]*)/([a-z][a-z0-9_]*)/_delta_log/[^/]+$', 2) as layer,
+              regexp_extract(path, '^(.*)/([a-z][a-z0-9_]*)/([a-z][a-z0-9_]*)/_delta_log/[^/]+$', 3) as tbl,
+              regexp_extract(path, '^(.*/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*)/_delta_log/[^/]+$', 1) as location
+       from claimhouse_delta_logs
+       where path rlike '/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*/_delta_log/[^/]+$'
+       order by 1, 2"
+    ) %}
+    {% for row in found.rows %}
+      {% do run_query("create database if not exists " ~ row[0]) %}
+      {% do run_query(
+        "create table if not exists " ~ row[0] ~ "." ~ row[1]
+        ~ " using delta location '" ~ row[2] ~ "'"
+      ) %}
+    {% endfor %}
+    {% do log("claimhouse: " ~ (found.rows | length) ~ " lake tables registered from " ~ root, info=true) %}
+  {% endif %}
+{% endmacro %}

@@ -1,0 +1,51 @@
+-- Each claim as an interval on its measure's axis, with the independent source it counts as.
+with claims as (
+    select * from {{ ref('stg_silver__claims') }}
+),
+
+intervals as (
+    select
+        *,
+        substr(sha2(concat_ws('|', kind, measure_key, coalesce(per, '')), 256), 1, 16) as fact_id,
+        -- "--05-20" states no year; such a date compares with others by month and day only.
+        kind = 'date' and date_start is not null and date_start not like '--%' as year_known,
+        case
+            when kind = 'date' then datediff(to_date(date_start), date'1970-01-01')
+            -- up to N = [0, N] (or down to N when N is negative)
+            else coalesce(value_lower, case when value_upper is not null then least(0d, value_upper) end)
+        end as lo,
+        case
+            when kind = 'date' then datediff(to_date(date_end), date'1970-01-01')
+            -- at least / more than N = [N, infinity)
+            else coalesce(value_upper, case when value_lower is not null then double('Infinity') end)
+        end as hi,
+        case when kind = 'date' then dayofyear(to_date(concat('2000-', right(date_start, 5)))) end as md_lo,
+        case when kind = 'date' then dayofyear(to_date(concat('2000-', right(date_end, 5)))) end as md_hi,
+        -- Articles crediting the same outlet, or an outlet and that outlet's own article, are
+        -- one source; otherwise each article is its own source.
+        coalesce(
+            regexp_replace(lower(trim(coalesce(cited_outlet, reporting_outlet))), '^the +', ''),
+            concat('article:', article_id)
+        ) as source_key
+    from claims
+),
+
+graded as (
+    select
+        *,
+        -- Informative: the claim bounds its value ("last week" with no publication date does not).
+        case when kind = 'date' then md_lo is not null else lo is not null and hi is not null end
+            as is_informative,
+        case when kind = 'date' then md_hi - md_lo else hi - lo end as width
+    from intervals
+)
+
+select
+    *,
+    -- Consensus prefers a stated value (tier 0) to bounds and vague amounts (tier 1).
+    case
+        when not is_informative then null
+        when qualifier in ('exact', 'approximate', 'almost') then 0
+        else 1
+    end as precision_tier
+from graded

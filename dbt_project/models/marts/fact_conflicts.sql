@@ -1,0 +1,47 @@
+-- One row per pair of incompatible value groups of a fact. A side lists the articles and
+-- attributions of claims that agree with its value and not with the other side's; claims that
+-- fit both ("mid-May" against May 20 and May 21) take no side.
+with claims as (
+    select * from {{ ref('int_claims_reconciled') }}
+),
+
+anchors as (
+    select * from claims where group_rank is not null
+),
+
+sides as (
+    select
+        side_a.fact_id,
+        side_a.measure_key,
+        side_a.value_text as value_a,
+        side_b.value_text as value_b,
+        claims.article_id,
+        coalesce(claims.attribution, concat('unattributed (', claims.source_key, ')'))
+            as attribution,
+        {{ intervals_overlap('claims', 'side_a') }} as on_a,
+        {{ intervals_overlap('claims', 'side_b') }} as on_b
+    from anchors as side_a
+    inner join anchors as side_b
+        on side_a.fact_id = side_b.fact_id and side_a.group_rank < side_b.group_rank
+    inner join claims
+        on side_a.fact_id = claims.fact_id and claims.is_informative
+),
+
+conflicts as (
+    select
+        substr(sha2(concat_ws('|', fact_id, value_a, value_b), 256), 1, 16) as conflict_id,
+        fact_id,
+        measure_key,
+        value_a,
+        value_b,
+        array_sort(collect_set(case when on_a and not on_b then article_id end)) as articles_a,
+        array_sort(collect_set(case when on_b and not on_a then article_id end)) as articles_b,
+        array_sort(collect_set(case when on_a and not on_b then attribution end))
+            as attributions_a,
+        array_sort(collect_set(case when on_b and not on_a then attribution end))
+            as attributions_b
+    from sides
+    group by fact_id, measure_key, value_a, value_b
+)
+
+select * from conflicts

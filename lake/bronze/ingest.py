@@ -1,0 +1,386 @@
+"""Input folder -> bronze.articles, bronze.rejects and bronze.ingest_log, idempotently.
+
+The driver lists file names and sizes only; executors read and parse the contents
+(`binaryFile` + `mapInPandas`) and Delta MERGEs write the results.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+
+import pandas as pd
+from pyspark.sql import SparkSession, Window
+from pyspark.sql import functions as F
+from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
+
+from lake.bronze.parse import ARTICLE_SUFFIXES, SIDECAR_SUFFIX, ParsedFile, parse_file
+from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
+from lake.storage import Lake, LakeError
+
+
+@dataclass(frozen=True)
+class IngestSummary:
+    run_id: str
+    files_seen: int
+    new_articles: int
+    unchanged: int
+    duplicates: int
+    rejected: int
+    sidecars: int
+
+    @property
+    def accounted(self) -> int:
+        return self.new_articles + self.unchanged + self.duplicates + self.rejected + self.sidecars
+
+
+@dataclass(frozen=True)
+class InputFile:
+    path: str  # as Hadoop names it, e.g. file:/data/in/a.txt
+    source_uri: str  # relative to the input folder, '/'-separated
+    size_bytes: int
+
+
+def list_input(spark: SparkSession, input_dir: Path | str) -> list[InputFile]:
+    """Every file below input_dir, recursively: local folders with os.walk, other file systems
+    (hdfs:, s3a:...) through Hadoop's FileSystem. Names starting with '.' are hidden.
+    """
+    text = str(input_dir)
+    if "://" not in text and not text.startswith("file:"):
+        return _list_local(Path(text))
+    return _list_hadoop(spark, text)
+
+
+def _list_local(root: Path) -> list[InputFile]:
+    if not root.is_dir():
+        raise LakeError(f"input folder {root} does not exist or is not a folder")
+    root = root.resolve()
+    files = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in names:
+            if name.startswith("."):
+                continue
+            full = Path(folder) / name
+            if not full.is_file():
+                continue
+            rel = full.relative_to(root).as_posix()
+            files.append(
+                InputFile(path=f"file:{full}", source_uri=rel, size_bytes=full.stat().st_size)
+            )
+    return sorted(files, key=lambda f: f.source_uri)
+
+
+def _list_hadoop(spark: SparkSession, input_dir: str) -> list[InputFile]:
+    jvm = spark.sparkContext._jvm  # type: ignore[attr-defined]
+    hconf = spark.sparkContext._jsc.hadoopConfiguration()  # type: ignore[attr-defined]
+    root = jvm.org.apache.hadoop.fs.Path(input_dir)
+    fs = root.getFileSystem(hconf)
+    if not fs.exists(root) or not fs.getFileStatus(root).isDirectory():
+        raise LakeError(f"input folder {input_dir} does not exist or is not a folder")
+    root_str = fs.makeQualified(root).toString().rstrip("/") + "/"
+    files = []
+    listing = fs.listFiles(root, True)
+    while listing.hasNext():
+        status = listing.next()
+        path = status.getPath().toString()
+        rel = path[len(root_str) :] if path.startswith(root_str) else status.getPath().getName()
+        if any(part.startswith(".") for part in PurePosixPath(rel).parts):
+            continue
+        files.append(InputFile(path=path, source_uri=rel, size_bytes=int(status.getLen())))
+    return sorted(files, key=lambda f: f.source_uri)
+
+
+def _read_contents(spark: SparkSession, input_dir, wanted: list[InputFile], max_bytes: int):
+    """path -> content for the wanted files. One directory scan reads them in parallel; Spark's
+    listing skips names starting with '_', so those few are loaded by name."""
+    if not wanted:
+        return spark.createDataFrame([], "path string, content binary")
+    root = str(input_dir)
+    if "://" not in root and not root.startswith("file:"):
+        root = f"file:{Path(root).resolve()}"
+    contents = (
+        spark.read.format("binaryFile")
+        .option("recursiveFileLookup", "true")
+        .load(root)
+        .where(F.col("length") <= max_bytes)  # pushed down: larger files are never read
+        .select("path", "content")
+    )
+    # Spark never reads names starting with '_' (Hadoop's marker-file convention), not even by
+    # name. Local ones are few and small: the driver reads them. Remote ones are rejected.
+    hidden_from_spark = [
+        f
+        for f in wanted
+        if any(p.startswith("_") for p in PurePosixPath(f.source_uri).parts)
+        and f.path.startswith("file:")
+        and f.size_bytes <= max_bytes
+    ]
+    if hidden_from_spark:
+        extra = spark.createDataFrame(
+            [(f.path, Path(f.path.removeprefix("file:")).read_bytes()) for f in hidden_from_spark],
+            "path string, content binary",
+        )
+        contents = contents.unionByName(extra)
+    return contents
+
+
+_PARSED = StructType(
+    [
+        StructField("source_uri", StringType(), False),
+        StructField("size_bytes", LongType(), False),
+        StructField("content_sha256", StringType(), True),
+        StructField("reason", StringType(), True),
+        StructField("article_id", StringType(), True),
+        StructField("outlet", StringType(), True),
+        StructField("title", StringType(), True),
+        StructField("published_at", TimestampType(), True),
+        StructField("url", StringType(), True),
+        StructField("body", StringType(), True),
+    ]
+)
+
+
+_VANISHED = (
+    "file could not be read (moved or deleted during ingestion, or a name starting with '_' "
+    "on a remote file system, which Spark skips): check it and run again"
+)
+
+
+def _parse_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    for batch in batches:
+        rows = []
+        for rec in batch.itertuples(index=False):
+            if rec.content is None and rec.size_bytes > 0:
+                parsed = ParsedFile(None, reason=_VANISHED)
+            else:
+                # Spark reads no row for a 0-byte file: its content is empty, not missing.
+                raw = bytes(rec.content) if rec.content is not None else b""
+                side = None if rec.sidecar_content is None else bytes(rec.sidecar_content)
+                parsed = parse_file(rec.source_uri, raw, rec.sidecar_uri, side)
+            rows.append(
+                {
+                    "source_uri": rec.source_uri,
+                    "size_bytes": int(rec.size_bytes),
+                    "content_sha256": parsed.content_sha256,
+                    "reason": parsed.reason,
+                    "article_id": parsed.article_id,
+                    "outlet": parsed.outlet,
+                    "title": parsed.title,
+                    "published_at": parsed.published_at,
+                    "url": parsed.url,
+                    "body": parsed.body,
+                }
+            )
+        yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+
+
+def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, list]:
+    """Split the listing into articles (with their sidecar), sidecars, and early rejects."""
+    by_uri = {f.source_uri: f for f in files}
+    articles, sidecars, rejects = [], set(), []
+    for f in files:
+        suffix = PurePosixPath(f.source_uri).suffix.lower()
+        if suffix not in ARTICLE_SUFFIXES:
+            continue
+        sidecar = by_uri.get(str(PurePosixPath(f.source_uri).with_suffix(SIDECAR_SUFFIX)))
+        if sidecar is not None:
+            sidecars.add(sidecar.source_uri)
+        if f.size_bytes > max_file_bytes:
+            rejects.append(
+                (
+                    f,
+                    f"file is {f.size_bytes:,} bytes, over the {max_file_bytes:,}-byte "
+                    "limit: split it or raise --max-file-bytes",
+                )
+            )
+        else:
+            articles.append((f, sidecar))
+    for f in files:
+        suffix = PurePosixPath(f.source_uri).suffix.lower()
+        if suffix in ARTICLE_SUFFIXES or f.source_uri in sidecars:
+            continue
+        if suffix == SIDECAR_SUFFIX:
+            why = "metadata sidecar with no article of the same name (.txt or .md) beside it"
+        else:
+            kind = suffix or "(no extension)"
+            why = f"unsupported file type {kind!r}: claimhouse reads .txt and .md"
+        rejects.append((f, why))
+    return articles, sorted(sidecars), rejects
+
+
+def ingest(
+    spark: SparkSession,
+    lake: Lake,
+    input_dir: Path | str,
+    run_id: str,
+    max_file_bytes: int,
+) -> IngestSummary:
+    """Load every file below input_dir into bronze; rerunning on the same files changes nothing."""
+    for spec in (BRONZE_ARTICLES, BRONZE_REJECTS, BRONZE_INGEST_LOG):
+        lake.ensure(spec)
+    now = datetime.now(UTC)
+    files = list_input(spark, input_dir)
+    articles, sidecars, early_rejects = _classify(files, max_file_bytes)
+
+    listing_schema = (
+        "source_uri string, path string, size_bytes long, sidecar_uri string, sidecar_path string"
+    )
+    listing = spark.createDataFrame(
+        [
+            (f.source_uri, f.path, f.size_bytes, s.source_uri if s else None, s.path if s else None)
+            for f, s in articles
+        ],
+        listing_schema,
+    )
+    wanted = [f for f, _ in articles] + [f for f in files if f.source_uri in set(sidecars)]
+    contents = _read_contents(spark, input_dir, wanted, max_file_bytes)
+    sidecar_contents = contents.select(
+        F.col("path").alias("sidecar_path"), F.col("content").alias("sidecar_content")
+    )
+    to_parse = (
+        listing.join(contents, "path", "left")
+        .join(sidecar_contents, "sidecar_path", "left")
+        .select("source_uri", "size_bytes", "content", "sidecar_uri", "sidecar_content")
+    )
+    parsed = to_parse.mapInPandas(_parse_batches, _PARSED).persist()
+    try:
+        return _write(spark, lake, parsed, early_rejects, sidecars, files, input_dir, run_id, now)
+    finally:
+        parsed.unpersist()
+
+
+def _write(spark, lake, parsed, early_rejects, sidecars, files, input_dir, run_id, now):
+    ok = parsed.where(F.col("reason").isNull())
+    # Pin the snapshot this run compares against: `decided` is lazy and is evaluated again
+    # after the MERGE below, which must not make this run's new articles look unchanged.
+    before = lake.version(BRONZE_ARTICLES.name)
+    existing = lake.read(BRONZE_ARTICLES.name, version=before).select(
+        "article_id", F.col("source_uri").alias("existing_uri")
+    )
+    first_existing = existing.groupBy("article_id").agg(F.min("existing_uri").alias("kept_uri"))
+    same_file = existing.withColumn("same_file", F.lit(True)).withColumnRenamed(
+        "existing_uri", "source_uri"
+    )
+    by_content = Window.partitionBy("article_id").orderBy("source_uri")
+    decided = (
+        ok.join(first_existing, "article_id", "left")
+        .join(same_file, ["article_id", "source_uri"], "left")
+        .withColumn("batch_first", F.first("source_uri").over(by_content))
+        .withColumn(
+            "outcome",
+            F.when(F.col("same_file"), F.lit("unchanged"))
+            .when(F.col("kept_uri").isNotNull(), F.lit("duplicate"))
+            .when(F.col("batch_first") == F.col("source_uri"), F.lit("new"))
+            .otherwise(F.lit("duplicate")),
+        )
+        .withColumn(
+            "reason",
+            F.when(
+                F.col("outcome") == "duplicate",
+                F.format_string(
+                    "duplicate of article %s (%s): same text after normalization",
+                    F.col("article_id"),
+                    F.coalesce("kept_uri", "batch_first"),
+                ),
+            ),
+        )
+    )
+    stamp = F.lit(now).cast("timestamp")
+    new_articles = decided.where(F.col("outcome") == "new").select(
+        "article_id",
+        "source_uri",
+        "outlet",
+        "title",
+        "published_at",
+        "url",
+        "body",
+        F.length("body").cast("int").alias("char_count"),
+        "content_sha256",
+        stamp.alias("ingested_at"),
+        F.lit(run_id).alias("run_id"),
+    )
+    lake.merge_insert(BRONZE_ARTICLES, new_articles)
+
+    early = spark.createDataFrame(
+        [(f.source_uri, why, f.size_bytes) for f, why in early_rejects],
+        "source_uri string, reason string, size_bytes long",
+    ).withColumn("content_sha256", F.lit(None).cast("string"))
+    parse_rejects = parsed.where(F.col("reason").isNotNull()).select(
+        "source_uri", "reason", "size_bytes", "content_sha256"
+    )
+    duplicates = decided.where(F.col("outcome") == "duplicate").select(
+        "source_uri", "reason", "size_bytes", "content_sha256"
+    )
+    all_rejects = early.unionByName(parse_rejects).unionByName(duplicates)
+    lake.merge_insert(
+        BRONZE_REJECTS,
+        all_rejects.select(
+            "source_uri",
+            "reason",
+            "size_bytes",
+            "content_sha256",
+            stamp.alias("rejected_at"),
+            F.lit(run_id).alias("run_id"),
+        ),
+    )
+
+    by_uri = {f.source_uri: f for f in files}
+    sidecar_rows = spark.createDataFrame(
+        [(u, by_uri[u].size_bytes) for u in sidecars], "source_uri string, size_bytes long"
+    ).select(
+        "source_uri",
+        F.lit("sidecar").alias("outcome"),
+        F.lit(None).cast("string").alias("article_id"),
+        F.lit(None).cast("string").alias("reason"),
+        "size_bytes",
+        F.lit(None).cast("string").alias("content_sha256"),
+    )
+    log = (
+        decided.select(
+            "source_uri", "outcome", "article_id", "reason", "size_bytes", "content_sha256"
+        )
+        .unionByName(
+            parse_rejects.unionByName(early).select(
+                "source_uri",
+                F.lit("rejected").alias("outcome"),
+                F.lit(None).cast("string").alias("article_id"),
+                "reason",
+                "size_bytes",
+                "content_sha256",
+            )
+        )
+        .unionByName(sidecar_rows)
+        .select(
+            F.lit(run_id).alias("run_id"),
+            F.lit(str(input_dir)).alias("input_dir"),
+            "source_uri",
+            "outcome",
+            "article_id",
+            "reason",
+            "size_bytes",
+            "content_sha256",
+            stamp.alias("logged_at"),
+        )
+    )
+    # run_id is new each run, so a plain append cannot duplicate rows.
+    lake.append(BRONZE_INGEST_LOG, log)
+    counts = {
+        r["outcome"]: int(r["n"])
+        for r in lake.read(BRONZE_INGEST_LOG.name)
+        .where(F.col("run_id") == run_id)
+        .groupBy("outcome")
+        .agg(F.count("*").alias("n"))
+        .collect()
+    }
+    return IngestSummary(
+        run_id=run_id,
+        files_seen=len(files),
+        new_articles=counts.get("new", 0),
+        unchanged=counts.get("unchanged", 0),
+        duplicates=counts.get("duplicate", 0),
+        rejected=counts.get("rejected", 0),
+        sidecars=counts.get("sidecar", 0),
+    )

@@ -1,0 +1,210 @@
+"""Pure functions: one input file's bytes -> an article or a reject reason. No Spark here."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from dateutil import parser as dateparser
+
+ARTICLE_SUFFIXES = (".txt", ".md")
+SIDECAR_SUFFIX = ".json"
+SIDECAR_FIELDS = ("outlet", "title", "published_at", "url")
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    """What one input file became: an article (reason is None) or a reject (reason set)."""
+
+    content_sha256: str | None
+    reason: str | None = None
+    article_id: str | None = None
+    body: str | None = None
+    outlet: str | None = None
+    title: str | None = None
+    published_at: datetime | None = None
+    url: str | None = None
+
+    @property
+    def char_count(self) -> int | None:
+        return None if self.body is None else len(self.body)
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def normalize_body(text: str) -> str:
+    """Canonical form of an article's text; article_id hashes it and silver spans index it."""
+    text = unicodedata.normalize("NFC", text.removeprefix("\ufeff"))
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def decode_text(raw: bytes) -> tuple[str | None, str | None]:
+    """(text, None) or (None, reason). UTF-8, or UTF-16 when a byte-order mark says so."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16"), None
+        except UnicodeDecodeError as err:
+            return None, f"not valid UTF-16 text despite its byte-order mark ({err.reason})"
+    if b"\x00" in raw:
+        return None, "binary file (contains NUL bytes): convert it to UTF-8 text (.txt or .md)"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return None, (
+            f"not valid UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}): "
+            "re-save the file as UTF-8"
+        )
+    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r\f")
+    if controls > max(2, len(text) // 100):
+        return None, f"binary file ({controls} control characters): not a text article"
+    return text, None
+
+
+# "© 2025 Latin Times. All rights reserved." / "Copyright (c) 2024 The Outlet"
+_COPYRIGHT = re.compile(
+    r"^\s*(?:©|\(c\)|copyright)(?:\s*(?:©|\(c\)))?\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?\s*,?\s*)?"
+    r"(?P<outlet>[A-Z][\w&'’.\- ]{1,60}?)\s*(?:[.,;|]|\ball rights reserved\b|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+# "WASHINGTON (Reuters) —": a wire dateline names the agency in parentheses.
+_DATELINE = re.compile(
+    r"^[A-Z][A-Z .,'’\-]{2,40}\((?P<outlet>[A-Z][\w&.' ]{1,40})\)\s*[—–-]", re.MULTILINE
+)
+# "... did not respond to a request for comment from the Daily Beast."
+_OWN_REQUEST = re.compile(
+    r"requests? for (?:further |additional )?comment from (?:the )?"
+    r"(?P<outlet>[A-Z][\w&'’.]*(?: [A-Z][\w&'’.]*){0,4})"
+)
+# "This article originally appeared in The Outlet."
+_ORIGINALLY = re.compile(
+    r"^this (?:article|story) (?:originally |first )?(?:appeared|was published) "
+    r"(?:on|in|by) (?-i:the )?(?P<outlet>[A-Z][\w&'’.]*(?: [A-Z][\w&'’.]*){0,4})",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def detect_outlet(body: str) -> str | None:
+    """The publisher where the text itself states it; None rather than a guess.
+
+    A lowercase "the" before the name is grammar and is dropped ("from the Daily Beast");
+    a capitalised one is part of the name ("The Conversation").
+    """
+    for pattern in (_COPYRIGHT, _DATELINE, _ORIGINALLY, _OWN_REQUEST):
+        match = pattern.search(body)
+        if match:
+            outlet = match.group("outlet").strip(" .,’'")
+            if outlet and not outlet.lower().startswith("all rights"):
+                return outlet
+    return None
+
+
+_TITLE_MD = re.compile(r"^#\s+(?P<title>.+?)\s*#*\s*$")
+_PUBLISHED = re.compile(
+    r"^(?:published|posted|updated|date)(?:\s+on)?\s*[:\-–]?\s*(?P<date>.{6,60}?)\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def detect_title(body: str) -> str | None:
+    """A markdown heading or a short first line without closing punctuation."""
+    first = body.split("\n", 1)[0].strip()
+    heading = _TITLE_MD.match(first)
+    if heading:
+        return heading.group("title")
+    closed = first.endswith((".", "?", "!", '"', "”", ":", ";", ","))
+    # Three words at least: a lone dateline word such as "WASHINGTON" is not a title.
+    if 0 < len(first) <= 150 and not closed and len(first.split()) >= 3:
+        return first
+    return None
+
+
+def parse_timestamp(text: str) -> datetime | None:
+    """A date or timestamp with a year, as UTC; None when it does not parse as one."""
+    try:
+        parsed = dateparser.parse(text, default=datetime(1, 1, 1))
+    except (ValueError, OverflowError):
+        return None
+    if parsed is None or parsed.year == 1:
+        return None
+    if parsed.tzinfo is None:
+        return parsed.replace(tzinfo=UTC)
+    return parsed.astimezone(UTC)
+
+
+def detect_published_at(body: str) -> datetime | None:
+    for match in _PUBLISHED.finditer(body):
+        parsed = parse_timestamp(match.group("date"))
+        if parsed is not None:
+            return parsed
+    return None
+
+
+def parse_sidecar(name: str, raw: bytes) -> tuple[dict[str, object], str | None]:
+    """(fields, None) or ({}, reason). Unknown keys are ignored; known ones are checked."""
+    try:
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return {}, f"sidecar {name} is not UTF-8: re-save it as UTF-8 JSON"
+    except json.JSONDecodeError as err:
+        return {}, (
+            f"sidecar {name} is not valid JSON (line {err.lineno}, column {err.colno}: "
+            f"{err.msg}): fix or remove it"
+        )
+    if not isinstance(data, dict):
+        return {}, f"sidecar {name} must hold a JSON object with {', '.join(SIDECAR_FIELDS)}"
+    fields: dict[str, object] = {}
+    for key in SIDECAR_FIELDS:
+        value = data.get(key)
+        if value is None or value == "":
+            continue
+        if not isinstance(value, str):
+            return {}, f"sidecar {name}: {key} must be a string, got {type(value).__name__}"
+        if key == "published_at":
+            stamp = parse_timestamp(value)
+            if stamp is None:
+                return {}, (
+                    f"sidecar {name}: published_at {value!r} is not a date with a year "
+                    "(use ISO 8601, e.g. 2025-05-29T14:00:00Z)"
+                )
+            fields[key] = stamp
+        else:
+            fields[key] = value.strip()
+    return fields, None
+
+
+def parse_file(
+    source_uri: str,
+    raw: bytes,
+    sidecar_name: str | None = None,
+    sidecar_raw: bytes | None = None,
+) -> ParsedFile:
+    """Turn one article file (and its optional sidecar) into an article or a reject."""
+    digest = sha256_hex(raw)
+    if not raw:
+        return ParsedFile(digest, reason="empty file (0 bytes)")
+    text, problem = decode_text(raw)
+    if problem:
+        return ParsedFile(digest, reason=problem)
+    body = normalize_body(text or "")
+    if not body:
+        return ParsedFile(digest, reason="only whitespace: no article text")
+    meta: dict[str, object] = {}
+    if sidecar_raw is not None:
+        meta, problem = parse_sidecar(sidecar_name or "sidecar", sidecar_raw)
+        if problem:
+            return ParsedFile(digest, reason=problem)
+    return ParsedFile(
+        content_sha256=digest,
+        article_id=sha256_hex(body.encode("utf-8")),
+        body=body,
+        outlet=meta.get("outlet") or detect_outlet(body),  # type: ignore[arg-type]
+        title=meta.get("title") or detect_title(body),  # type: ignore[arg-type]
+        published_at=meta.get("published_at") or detect_published_at(body),  # type: ignore[arg-type]
+        url=meta.get("url"),  # type: ignore[arg-type]
+    )

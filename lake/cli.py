@@ -1,0 +1,432 @@
+"""`claimhouse` command line: run the pipeline, query the lake, read a table's history."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+from datetime import date, datetime
+from decimal import Decimal
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from lake.config import load_settings
+
+app = typer.Typer(
+    name="claimhouse",
+    help="A data-quality lakehouse: news articles -> sourced claims -> reconciled facts.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+# soft_wrap: long messages stay on one line, so they can be grepped and copied.
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+WarehouseOpt = Annotated[
+    Path | None,
+    typer.Option("--warehouse", help="Warehouse folder [env CLAIMHOUSE_WAREHOUSE; ./warehouse]"),
+]
+MasterOpt = Annotated[
+    str | None,
+    typer.Option("--master", help="Spark master URL [env CLAIMHOUSE_SPARK_MASTER; local[*]]"),
+]
+
+
+class OutputFormat(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format")]
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def _session(settings):
+    """Start Spark, turning a failed JVM start into a readable error."""
+    from pyspark.logger import PySparkLogger
+
+    from lake.spark import get_spark
+
+    # PySpark logs every failed query as JSON on stderr; the CLI reports errors itself.
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).disabled = True
+    try:
+        return get_spark(settings)
+    except Exception as exc:  # the JVM's own exception types vary by failure
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise _fail(
+            f"could not start Spark (master {settings.spark_master}): {first}. "
+            "Check the --master URL, that Java 17 is installed, and run ./scripts/setup."
+        ) from exc
+
+
+@app.command()
+def run(
+    input_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--input", help="Folder of articles (.txt, .md) [env CLAIMHOUSE_INPUT; ./seeds]"
+        ),
+    ] = None,
+    warehouse: WarehouseOpt = None,
+    master: MasterOpt = None,
+    max_file_bytes: Annotated[
+        int | None, typer.Option("--max-file-bytes", min=1, help="Reject larger files [5 MB]")
+    ] = None,
+) -> None:
+    """Run every layer end to end: ingest articles into bronze, then build the layers after it."""
+    from lake.pipeline import run_pipeline
+    from lake.storage import LakeError
+
+    settings = load_settings(warehouse, input_dir, master, max_file_bytes)
+    if not settings.input_dir.is_dir():
+        raise _fail(f"input folder {settings.input_dir} does not exist: pass --input DIR")
+    started = time.perf_counter()
+    with err.status("starting Spark...") as status:
+        spark = _session(settings)
+        try:
+            summary = run_pipeline(spark, settings, progress=lambda m: status.update(m))
+        except LakeError as exc:
+            raise _fail(str(exc)) from exc
+    elapsed = time.perf_counter() - started
+
+    b = summary.bronze
+    out.print(f"[bold]claimhouse run {summary.run_id}[/] into {settings.warehouse}")
+    if b is not None:
+        out.print(
+            f"bronze: {b.files_seen} files seen = {b.new_articles} new articles + "
+            f"{b.unchanged} unchanged + {b.duplicates} duplicates + {b.rejected} rejected + "
+            f"{b.sidecars} sidecars"
+        )
+    if (s := summary.silver) is not None:
+        out.print(
+            f"silver: {s.claims} claims from {s.articles_processed} new articles, "
+            f"{s.quarantined} quarantined (extractor {s.extractor_version})"
+        )
+    if (g := summary.gold) is not None:
+        out.print(
+            f"gold: {g.models} dbt models built, {g.tests_passed} tests passed"
+            + (f", {g.tests_warned} warned" if g.tests_warned else "")
+        )
+    table = Table("table", "rows", "delta version", title=None)
+    for name, rows in summary.table_rows.items():
+        table.add_row(name, f"{rows:,}", str(summary.table_versions[name]))
+    out.print(table)
+    stages = ", ".join(f"{k} {v:.1f}s" for k, v in summary.stage_seconds.items())
+    out.print(f"done in {elapsed:.1f}s ({stages})")
+
+
+def _jsonable(value):
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, bytes | bytearray):
+        return value.hex()
+    return value
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help='Spark SQL, e.g. "SELECT * FROM bronze.articles"')],
+    fmt: FormatOpt = OutputFormat.table,
+    limit: Annotated[
+        int, typer.Option("--limit", min=0, help="At most this many rows (0: all, streamed)")
+    ] = 1000,
+    warehouse: WarehouseOpt = None,
+    master: MasterOpt = None,
+    server: Annotated[
+        str | None,
+        typer.Option("--server", help="Query a running `claimhouse serve-sql` at host:port"),
+    ] = None,
+) -> None:
+    """Run Spark SQL over the lake's tables (bronze.articles, bronze.rejects, ...)."""
+    from pyspark.errors import AnalysisException, ParseException
+
+    from lake.storage import Lake
+
+    if server:
+        _query_server(server, query, fmt, limit)
+        return
+    settings = load_settings(warehouse, None, master)
+    spark = _session(settings)
+    lake = Lake(spark, settings.warehouse)
+    known = lake.register_all()
+    try:
+        df = spark.sql(query)
+        if limit:
+            df = df.limit(limit + 1)
+        rows = df.toLocalIterator()
+        columns = df.columns
+        emitted = _emit(rows, columns, fmt, limit)
+    except ParseException as exc:
+        raise _fail(f"SQL syntax: {_first_line(exc)}", 2) from exc
+    except AnalysisException as exc:
+        tables = ", ".join(known) or "none (run `claimhouse run` first)"
+        raise _fail(f"{_first_line(exc)}\ntables in {settings.warehouse}: {tables}", 2) from exc
+    if limit and emitted > limit:
+        err.print(f"(showing the first {limit} rows; pass --limit 0 for all)")
+
+
+@app.command()
+def validate(
+    layer: Annotated[str | None, typer.Option("--layer", help="Only this layer")] = None,
+    table: Annotated[
+        str | None, typer.Option("--table", help="Only this table, e.g. silver.claims")
+    ] = None,
+    warehouse: WarehouseOpt = None,
+    master: MasterOpt = None,
+) -> None:
+    """Check the current tables against their contracts (expectations/contracts/); record
+    every rule's result in audit.dq_results. Exit 1 when a `fail` rule is broken."""
+    from lake.contracts.run import record_results
+    from lake.contracts.run import validate as run_contract
+    from lake.contracts.spec import CONTRACTS_DIR, load_contracts
+    from lake.pipeline import new_run_id
+    from lake.storage import Lake, LakeError
+
+    settings = load_settings(warehouse, None, master)
+    try:
+        contracts = load_contracts(CONTRACTS_DIR)
+    except LakeError as exc:
+        raise _fail(str(exc), 2) from exc
+    chosen = [
+        c
+        for name, c in sorted(contracts.items())
+        if (layer is None or name.split(".")[0] == layer) and (table is None or name == table)
+    ]
+    if not chosen:
+        raise _fail(f"no contract matches; contracts: {', '.join(sorted(contracts))}", 2)
+    spark = _session(settings)
+    lake = Lake(spark, settings.warehouse)
+    lake.register_all()
+    run_id = new_run_id()
+    results = Table("table", "rule", "severity", "result", "rows broken")
+    fatal = 0
+    for contract in chosen:
+        if not lake.exists(contract.table):
+            results.add_row(contract.table, "-", "-", "table missing", "-")
+            continue
+        try:
+            report = run_contract(spark, lake, contract, lake.read(contract.table), run_id)
+        except LakeError as exc:
+            raise _fail(str(exc)) from exc
+        record_results(spark, lake, report, run_id)
+        for r in report.results:
+            fatal += (not r.passed) and r.severity == "fail"
+            state = "ok" if r.passed else "BROKEN"
+            broken = "" if r.passed else f"{r.unexpected_count:,}"
+            results.add_row(contract.table, r.rule, r.severity, state, broken)
+    out.print(results)
+    out.print(f"results recorded in audit.dq_results (run {run_id})")
+    if fatal:
+        raise _fail(f"{fatal} rule(s) of severity fail are broken")
+
+
+@app.command()
+def generate(
+    articles: Annotated[int, typer.Option("--articles", min=1, help="How many articles")],
+    events: Annotated[int, typer.Option("--events", min=1, help="How many news events")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder to write (articles/, truth/)")],
+    seed: Annotated[int, typer.Option("--seed", help="Same seed, same corpus")] = 0,
+) -> None:
+    """Write a synthetic news corpus with ground truth (claims, facts, non-claims)."""
+    from dataclasses import asdict
+
+    from lake.synthetic.generate import generate as write_corpus
+
+    summary = write_corpus(articles=articles, events=events, seed=seed, out=out_dir)
+    out.print_json(json.dumps(asdict(summary)))
+    out.print(f"run it: claimhouse run --input {out_dir / 'articles'}")
+
+
+@app.command()
+def ui(
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 3000,
+    input_dir: Annotated[
+        Path | None, typer.Option("--input", help="Folder the sensor watches [./seeds]")
+    ] = None,
+    warehouse: WarehouseOpt = None,
+    master: MasterOpt = None,
+) -> None:
+    """Start the Dagster UI (`dagster dev`) on 127.0.0.1 with claimhouse's code location."""
+    import os
+    import shutil
+    import signal
+
+    from lake.config import REPO_ROOT
+
+    settings = load_settings(warehouse, input_dir, master)
+    home = settings.warehouse / "_dagster"
+    home.mkdir(parents=True, exist_ok=True)
+    # The instance settings (one writing run at a time) live with the code location.
+    shutil.copy(REPO_ROOT / "orchestration" / "dagster.yaml", home / "dagster.yaml")
+    env = {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
+        "CLAIMHOUSE_INPUT": str(settings.input_dir),
+        "CLAIMHOUSE_SPARK_MASTER": settings.spark_master,
+    }
+    dagster = str(Path(sys.executable).parent / "dagster")
+    args = [dagster, "dev", "-m", "orchestration.definitions", "-h", "127.0.0.1", "-p", str(port)]
+    out.print(f"Dagster UI on http://127.0.0.1:{port} for {settings.warehouse}; Ctrl-C stops")
+    os.chdir(REPO_ROOT)
+    # A shell that starts us in the background ignores SIGINT, and exec keeps "ignored":
+    # restore the defaults so Ctrl-C and SIGTERM reach dagster's own handlers.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.execve(dagster, args, env)
+
+
+@app.command("serve-sql")
+def serve_sql(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to bind; anything but loopback is exposed")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 10000,
+    warehouse: WarehouseOpt = None,
+    master: MasterOpt = None,
+) -> None:
+    """Serve the lake over JDBC/ODBC (Spark Thrift server, HiveServer2 protocol) until Ctrl-C."""
+    from lake.serve import LOOPBACK, port_in_use, serve
+    from lake.storage import LakeError
+
+    settings = load_settings(warehouse, None, master)
+    if host not in LOOPBACK:
+        err.print(
+            f"[bold yellow]warning:[/] binding to {host}: the endpoint has no authentication; "
+            "anyone who can reach this address can read every table"
+        )
+    if port_in_use(host, port):
+        raise _fail(
+            f"port {port} on {host} is already in use (another `claimhouse serve-sql`?): "
+            "stop that process or pass --port"
+        )
+    spark = _session(settings)
+    try:
+        serve(
+            spark,
+            settings,
+            host,
+            port,
+            ready=lambda url: out.print(f"serving {settings.warehouse} at {url}; Ctrl-C stops"),
+        )
+    except LakeError as exc:
+        raise _fail(str(exc)) from exc
+    out.print("stopped")
+
+
+def _query_server(server: str, query: str, fmt: OutputFormat, limit: int) -> None:
+    """Run a query on a running `claimhouse serve-sql` endpoint (host:port) through PyHive."""
+    from pyhive import hive
+    from pyspark.sql import Row
+
+    host, _, port = server.rpartition(":")
+    if not host or not port.isdigit():
+        raise _fail(f"--server takes host:port, e.g. 127.0.0.1:10000; got {server!r}", 2)
+    try:
+        conn = hive.connect(host=host, port=int(port), auth="NONE")
+    except Exception as exc:  # thrift's transport errors vary
+        message = f"cannot connect to {server}: {_first_line(exc)}. Is serve-sql running?"
+        raise _fail(message) from exc
+    try:
+        cursor = conn.cursor()
+        try:
+            cursor.execute(query)
+        except Exception as exc:  # PyHive wraps the server's error in its own types
+            raise _fail(f"{server}: {_first_line(exc)}", 2) from exc
+        columns = [d[0].split(".")[-1] for d in cursor.description or []]
+        rows = (Row(**dict(zip(columns, r, strict=True))) for r in iter(cursor.fetchone, None))
+        emitted = _emit(rows, columns, fmt, limit)
+    finally:
+        conn.close()
+    if limit and emitted > limit:
+        err.print(f"(showing the first {limit} rows; pass --limit 0 for all)")
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).strip().splitlines()[0]
+
+
+def _emit(rows, columns: list[str], fmt: OutputFormat, limit: int) -> int:
+    """Print rows in the chosen format; returns how many rows the query produced (to limit+1)."""
+    count = 0
+    if fmt is OutputFormat.table:
+        table = Table(*columns)
+        for row in rows:
+            count += 1
+            if limit and count > limit:
+                break
+            table.add_row(*("NULL" if v is None else str(_jsonable(v)) for v in row))
+        out.print(table)
+        return count
+    if fmt is OutputFormat.csv:
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        for row in rows:
+            count += 1
+            if limit and count > limit:
+                break
+            writer.writerow(["" if v is None else _jsonable(v) for v in row])
+        return count
+    sys.stdout.write("[")
+    for row in rows:
+        count += 1
+        if limit and count > limit:
+            break
+        record = {k: _jsonable(v) for k, v in row.asDict(recursive=True).items()}
+        sys.stdout.write(("\n" if count == 1 else ",\n") + json.dumps(record, default=str))
+    sys.stdout.write("\n]\n" if count else "]\n")
+    return count
+
+
+@app.command()
+def history(
+    table: Annotated[str, typer.Argument(help="<layer>.<table>, e.g. bronze.articles")],
+    fmt: FormatOpt = OutputFormat.table,
+    warehouse: WarehouseOpt = None,
+    master: MasterOpt = None,
+) -> None:
+    """Show a table's Delta history: versions, operations, rows and the run that wrote them."""
+    from lake.storage import Lake, LakeError, _split
+
+    try:
+        _split(table)
+    except LakeError as exc:
+        raise _fail(str(exc), 2) from exc
+    settings = load_settings(warehouse, None, master)
+    spark = _session(settings)
+    try:
+        hist = Lake(spark, settings.warehouse).history(table)
+    except LakeError as exc:
+        raise _fail(str(exc)) from exc
+    df = hist.selectExpr(
+        "version",
+        "timestamp",
+        "operation",
+        "coalesce(operationMetrics['numOutputRows'], operationMetrics['numTargetRowsInserted'])"
+        " AS rows_written",
+        "userMetadata AS written_by",
+    ).orderBy("version")
+    _emit(df.toLocalIterator(), df.columns, fmt, 0)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

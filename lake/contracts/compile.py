@@ -1,0 +1,214 @@
+"""Contract -> rules -> a Great Expectations suite, built at run time (no suite is committed).
+
+Every rule is one GE expectation, and also knows how to find its violating rows in Spark, so
+that quarantine splits rows by evaluating the rule itself rather than GE's partial lists:
+
+- column properties: ExpectColumnValuesToNotBeNull / ToBeUnique / ToBeInSet / ToBeBetween /
+  ToBeOfType, named `<column>_not_null`, `_unique`, `_allowed_values`, `_between`, `_type`.
+  As in GE, a NULL is not a violation of allowed_values or min/max (use nullable: false).
+- row rules: UnexpectedRowsExpectation over `NOT coalesce((predicate), false)`: a row where the
+  predicate is NULL breaks the rule, in GE's count and in the quarantine split alike.
+- table rules: UnexpectedRowsExpectation over the rule's own query. GE runs it with the
+  session's `spark.sql` after naming the batch as a temp view, so the query may join any table
+  in the Spark catalog (bronze.articles); `{table}` is accepted as a synonym of `{batch}`.
+
+Each expectation carries `meta = {rule, severity, description, contract}`: that is how results
+map back to rules. GE's own `severity` is set too (fail -> critical, quarantine -> warning,
+warn -> info) so Data Docs show it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from great_expectations.core import ExpectationSuite
+
+    from lake.contracts.spec import Contract
+
+GE_SEVERITY = {"fail": "critical", "quarantine": "warning", "warn": "info"}
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    severity: str
+    description: str
+    origin: Literal["column", "row", "table"]
+    check: str  # not_null | unique | allowed_values | between | type | predicate | query
+    column: str | None = None
+    predicate: str | None = None  # SQL true for a good row; rules that look at one row only
+    query: str | None = None  # table rules: SQL over {batch} returning the violating rows
+    key: str | None = None  # table rules: the column naming a violating row
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def row_local(self) -> bool:
+        """True when each row can be judged alone (by `predicate`)."""
+        return self.predicate is not None
+
+
+def quote_identifier(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def sql_literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int | float):
+        return repr(value)
+    return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def table_query(query: str) -> str:
+    """The rule's query with `{table}` as GE's `{batch}` placeholder."""
+    return query.replace("{table}", "{batch}")
+
+
+def rules(contract: Contract) -> list[Rule]:
+    """Every rule of a contract in file order: column properties, row rules, table rules."""
+    from lake.contracts.spec import SPARK_TYPES
+
+    found: list[Rule] = []
+    for column, spec in contract.columns.items():
+        col = quote_identifier(column)
+        what = f" ({spec.description})" if spec.description else ""
+        common = {"severity": spec.severity, "origin": "column", "column": column}
+        if spec.type is not None:
+            type_class = SPARK_TYPES[spec.type.split("<")[0].strip().lower()]
+            found.append(
+                Rule(
+                    name=f"{column}_type",
+                    description=f"{column} is of Spark type {spec.type}{what}",
+                    check="type",
+                    params=(("type_", type_class),),
+                    **common,
+                )
+            )
+        if not spec.nullable:
+            found.append(
+                Rule(
+                    name=f"{column}_not_null",
+                    description=f"{column} is never null{what}",
+                    check="not_null",
+                    predicate=f"{col} IS NOT NULL",
+                    **common,
+                )
+            )
+        if spec.unique:
+            found.append(
+                Rule(
+                    name=f"{column}_unique",
+                    description=f"{column} values are unique{what}",
+                    check="unique",
+                    **common,
+                )
+            )
+        if spec.allowed_values is not None:
+            values = ", ".join(sql_literal(v) for v in spec.allowed_values)
+            found.append(
+                Rule(
+                    name=f"{column}_allowed_values",
+                    description=f"{column} is one of {', '.join(map(str, spec.allowed_values))}",
+                    check="allowed_values",
+                    predicate=f"{col} IS NULL OR {col} IN ({values})",
+                    params=(("value_set", tuple(spec.allowed_values)),),
+                    **common,
+                )
+            )
+        if spec.min is not None or spec.max is not None:
+            bounds = []
+            if spec.min is not None:
+                bounds.append(f"{col} >= {sql_literal(spec.min)}")
+            if spec.max is not None:
+                bounds.append(f"{col} <= {sql_literal(spec.max)}")
+            found.append(
+                Rule(
+                    name=f"{column}_between",
+                    description=f"{column} is within [{spec.min}, {spec.max}]{what}",
+                    check="between",
+                    predicate=f"{col} IS NULL OR ({' AND '.join(bounds)})",
+                    params=(("min_value", spec.min), ("max_value", spec.max)),
+                    **common,
+                )
+            )
+    for rule in contract.row_rules:
+        found.append(
+            Rule(
+                name=rule.name,
+                severity=rule.severity,
+                description=rule.description,
+                origin="row",
+                check="predicate",
+                predicate=rule.predicate,
+            )
+        )
+    for rule in contract.table_rules:
+        found.append(
+            Rule(
+                name=rule.name,
+                severity=rule.severity,
+                description=rule.description,
+                origin="table",
+                check="query",
+                query=table_query(rule.query),
+                key=rule.key,
+            )
+        )
+    return found
+
+
+def expectation(rule: Rule, contract: Contract):
+    """The GE expectation checking one rule, tagged with the rule in its `meta`."""
+    import great_expectations.expectations as gxe
+
+    common = {
+        "meta": {
+            "rule": rule.name,
+            "severity": rule.severity,
+            "description": rule.description,
+            "contract": contract.table,
+        },
+        "notes": f"{rule.name} ({rule.severity}): {rule.description}",
+        "severity": GE_SEVERITY[rule.severity],
+    }
+    params = dict(rule.params)
+    if rule.check == "not_null":
+        return gxe.ExpectColumnValuesToNotBeNull(column=rule.column, **common)
+    if rule.check == "unique":
+        return gxe.ExpectColumnValuesToBeUnique(column=rule.column, **common)
+    if rule.check == "allowed_values":
+        return gxe.ExpectColumnValuesToBeInSet(
+            column=rule.column, value_set=list(params["value_set"]), **common
+        )
+    if rule.check == "between":
+        return gxe.ExpectColumnValuesToBeBetween(
+            column=rule.column,
+            min_value=params["min_value"],
+            max_value=params["max_value"],
+            **common,
+        )
+    if rule.check == "type":
+        return gxe.ExpectColumnValuesToBeOfType(column=rule.column, type_=params["type_"], **common)
+    if rule.check == "predicate":
+        # GE fills {batch} with str.format: braces of the predicate itself are doubled.
+        predicate = rule.predicate.replace("{", "{{").replace("}", "}}")
+        query = f"SELECT * FROM {{batch}} WHERE NOT coalesce(({predicate}), false)"
+        return gxe.UnexpectedRowsExpectation(unexpected_rows_query=query, **common)
+    if rule.check == "query":
+        return gxe.UnexpectedRowsExpectation(unexpected_rows_query=rule.query, **common)
+    raise ValueError(f"unknown check {rule.check!r}")
+
+
+def build_suite(contract: Contract) -> ExpectationSuite:
+    """A fresh GE suite named after the table, one expectation per rule."""
+    import great_expectations as gx
+
+    suite = gx.ExpectationSuite(
+        name=contract.table,
+        meta={"contract": str(contract.source) if contract.source else contract.table},
+    )
+    for rule in rules(contract):
+        suite.add_expectation(expectation(rule, contract))
+    return suite

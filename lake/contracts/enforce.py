@@ -1,0 +1,46 @@
+"""Apply a table's contract where the pipeline writes it: validate, record, then act.
+
+Results are recorded in audit.dq_results before severities act, so a `fail` is in the history
+too. Tables without a contract file pass through unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyspark.sql import DataFrame, SparkSession
+
+from lake.contracts.run import ValidationReport, apply_severities, record_results, validate
+from lake.contracts.spec import CONTRACTS_DIR, load_contracts
+from lake.storage import Lake
+
+
+@dataclass(frozen=True)
+class Enforced:
+    good: DataFrame  # rows that go on
+    quarantined_ids: DataFrame | None  # keys of the rows moved to <table>_quarantine
+    quarantined: int
+    report: ValidationReport | None  # None: the table has no contract
+
+
+def enforce(
+    spark: SparkSession,
+    lake: Lake,
+    table: str,
+    df: DataFrame,
+    run_id: str,
+    key: str | None = None,
+) -> Enforced:
+    """Validate `df` (rows about to be written to, or just written to, `table`) against its
+    contract in expectations/contracts/; raises ContractViolation on a `fail` rule."""
+    contract = load_contracts(CONTRACTS_DIR).get(table)
+    if contract is None:
+        return Enforced(df, None, 0, None)
+    report = validate(spark, lake, contract, df, run_id)
+    record_results(spark, lake, report, run_id)
+    good, bad = apply_severities(spark, lake, contract, df, report)
+    if bad is None:
+        return Enforced(good, None, 0, report)
+    ids = bad.select(key).distinct().persist() if key else None
+    count = ids.count() if ids is not None else bad.count()
+    return Enforced(good, ids, count, report)

@@ -1,0 +1,521 @@
+"""Validate a DataFrame against its contract with GE, apply severities, record results.
+
+- `validate` runs the contract's suite through a GE checkpoint on a file context at
+  `<warehouse>/_gx` (Data Docs at `_gx/uncommitted/data_docs/local_site/index.html`).
+- `apply_severities` raises on `fail` rules, splits off rows breaking `quarantine` rules
+  (evaluating each rule in Spark; a NULL predicate counts as broken, never drops a row) and
+  leaves `warn` rules to the record.
+- `record_results` appends one row per rule to `audit.dq_results`, passes included.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pyspark.errors import AnalysisException
+from pyspark.sql import Column, DataFrame, SparkSession, Window
+from pyspark.sql import functions as F
+from pyspark.sql.types import (
+    ArrayType,
+    BooleanType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampType,
+)
+
+from lake.config import REPO_ROOT
+from lake.contracts.compile import Rule, build_suite, quote_identifier, rules
+from lake.contracts.spec import Contract, ContractError
+from lake.schemas import TABLES, TableSpec
+from lake.storage import Lake, LakeError
+
+SAMPLE_ROWS = 5
+SAMPLE_STRING_CHARS = 200  # longer strings (article bodies) are cut in samples
+
+
+def _f(name: str, dtype, nullable: bool = True, doc: str = "") -> StructField:
+    return StructField(name, dtype, nullable, {"comment": doc} if doc else {})
+
+
+AUDIT_DQ_RESULTS = TableSpec(
+    name="audit.dq_results",
+    key=("run_id", "table_name", "rule", "evaluated_at"),
+    description="One row per contract rule per validation: passed or not, counts, a sample.",
+    schema=StructType(
+        [
+            _f("run_id", StringType(), False),
+            _f("layer", StringType(), False),
+            _f("table_name", StringType(), False, "'<layer>.<table>' validated"),
+            _f("contract", StringType(), False, "contract file the rule comes from"),
+            _f("rule", StringType(), False),
+            _f("severity", StringType(), False, "warn | quarantine | fail"),
+            _f("passed", BooleanType(), False),
+            _f("element_count", LongType(), True, "rows validated"),
+            _f("unexpected_count", LongType(), True, "rows breaking the rule"),
+            _f("unexpected_sample", StringType(), True, "JSON array of up to 5 violating rows"),
+            _f("evaluated_at", TimestampType(), False),
+        ]
+    ),
+)
+
+
+class ContractViolation(LakeError):
+    """A `fail` rule was broken: nothing should be published."""
+
+    def __init__(
+        self,
+        table: str,
+        rule: str,
+        count: int | None,
+        sample: list[dict],
+        *,
+        description: str = "",
+        contract: str = "",
+        others: tuple[str, ...] = (),
+    ):
+        self.table, self.rule, self.count, self.sample = table, rule, count, sample
+        shown = json.dumps(sample[:3], default=str)
+        also = f" Also broken (fail): {', '.join(others)}." if others else ""
+        where = f" ({contract})" if contract else ""
+        super().__init__(
+            f"{table}: rule {rule} (severity fail) is broken by {count} row(s): {description}. "
+            f"Sample: {shown}.{also} Nothing was published. Fix the data or the step that "
+            f"produces {table}, then rerun; if the rule is wrong, change it in the "
+            f"contract{where}."
+        )
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    rule: str
+    severity: str
+    description: str
+    expectation: str  # GE expectation type
+    passed: bool
+    element_count: int | None
+    unexpected_count: int | None
+    unexpected_sample: tuple[dict, ...] = ()
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    table: str
+    contract: str
+    run_id: str
+    evaluated_at: datetime
+    results: tuple[RuleResult, ...]
+    seconds: float
+    data_docs: Path | None = None
+
+    @property
+    def success(self) -> bool:
+        return all(r.passed for r in self.results)
+
+    def result(self, rule: str) -> RuleResult:
+        for r in self.results:
+            if r.rule == rule:
+                return r
+        raise KeyError(f"{self.table} has no rule {rule!r}")
+
+    def failed(self, severity: str | None = None) -> list[RuleResult]:
+        return [r for r in self.results if not r.passed and severity in (None, r.severity)]
+
+    def summary(self) -> str:
+        lines = [f"{self.table}: {len(self.failed())} of {len(self.results)} rules broken"]
+        for r in self.results:
+            state = "ok" if r.passed else f"BROKEN by {r.unexpected_count}"
+            lines.append(f"  {r.rule} [{r.severity}]: {state}")
+        return "\n".join(lines)
+
+
+# --- validate --------------------------------------------------------------------------------
+
+
+def validate(
+    spark: SparkSession,
+    lake: Lake,
+    contract: Contract,
+    df: DataFrame,
+    run_id: str,
+    *,
+    data_docs: bool = True,
+) -> ValidationReport:
+    """Run the contract's rules on `df` through a GE checkpoint; returns one result per rule.
+
+    Raises ContractError when the contract does not fit the data (missing columns, SQL that
+    Spark cannot analyse); broken rules are results, not errors (see apply_severities).
+    """
+    started = time.perf_counter()
+    evaluated_at = datetime.now(UTC)
+    all_rules = rules(contract)
+    view = f"_contract_batch_{uuid.uuid4().hex[:12]}"
+    cached_here = not df.is_cached
+    if cached_here:
+        df = df.persist()
+    df.createOrReplaceTempView(view)
+    try:
+        _preflight(spark, lake, contract, all_rules, df, view)
+        outcomes = _run_checkpoint(lake, contract, df, run_id, evaluated_at, data_docs)
+        results = _results(spark, contract, all_rules, outcomes, df, view)
+    finally:
+        spark.catalog.dropTempView(view)
+        spark.catalog.dropTempView("tmp_view")  # GE's fixed name for {batch}
+        if cached_here:
+            df.unpersist()
+    docs = _docs_index(lake) if data_docs else None
+    return ValidationReport(
+        table=contract.table,
+        contract=_contract_name(contract),
+        run_id=run_id,
+        evaluated_at=evaluated_at,
+        results=tuple(results),
+        seconds=round(time.perf_counter() - started, 3),
+        data_docs=docs if docs is not None and docs.exists() else None,
+    )
+
+
+def _contract_name(contract: Contract) -> str:
+    if contract.source is None:
+        return contract.table
+    try:
+        return str(contract.source.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(contract.source)
+
+
+def _fail_contract(contract: Contract, message: str) -> ContractError:
+    return ContractError(f"{_contract_name(contract)}: {message}")
+
+
+def _preflight(spark, lake, contract, all_rules, df, view) -> None:
+    """Check that the contract fits the data before GE runs, naming columns and rules."""
+    found = df.columns
+    missing = [c for c in contract.columns if c not in found]
+    if missing:
+        raise _fail_contract(
+            contract,
+            f"columns {', '.join(missing)} are in the contract but not in the data for "
+            f"{contract.table}; found: {', '.join(found)}. Fix the contract or the producer.",
+        )
+    _register_referenced(lake, all_rules)
+    for rule in all_rules:
+        try:
+            if rule.row_local:
+                df.where(F.expr(rule.predicate))
+            elif rule.query is not None:
+                columns = spark.sql(rule.query.format(batch=view)).columns
+                if rule.key is not None and rule.key not in columns:
+                    raise _fail_contract(
+                        contract,
+                        f"rule {rule.name}: its query returns no column {rule.key!r} (its key); "
+                        f"it returns: {', '.join(columns)}. Select the key column.",
+                    )
+        except AnalysisException as exc:
+            first = str(exc).strip().splitlines()[0]
+            raise _fail_contract(
+                contract,
+                f"rule {rule.name}: Spark cannot run its SQL: {first}. Fix the "
+                f"{'predicate' if rule.row_local else 'query'} in the contract.",
+            ) from exc
+        except (KeyError, IndexError, ValueError) as exc:
+            raise _fail_contract(
+                contract,
+                f"rule {rule.name}: the query has a brace that is not {{table}} or {{batch}} "
+                f"({exc!r}); write literal braces as {{{{ and }}}}.",
+            ) from exc
+
+
+def _register_referenced(lake: Lake, some_rules: list[Rule]) -> None:
+    """Point the catalog names the rules' queries use (bronze.articles) at this warehouse."""
+    queries = " ".join(r.query for r in some_rules if r.query)
+    if not queries:
+        return
+    for table in lake.tables():
+        if re.search(rf"(?<![\w.`]){re.escape(table)}(?![\w])", queries):
+            lake.register(table)
+
+
+_CONTEXTS: dict[Path, Any] = {}
+
+
+def _gx_context(lake: Lake):
+    """The warehouse's GE file context (`<warehouse>/_gx`), one per process and warehouse."""
+    root = (lake.root / "_gx").resolve()
+    context = _CONTEXTS.get(root)
+    if context is None:
+        import great_expectations as gx
+        from great_expectations.data_context.types.base import ProgressBarsConfig
+
+        root.mkdir(parents=True, exist_ok=True)
+        context = gx.get_context(mode="file", context_root_dir=str(root))
+        context.variables.progress_bars = ProgressBarsConfig(
+            globally=False, metric_calculations=False
+        )
+        context.variables.save()
+        _CONTEXTS[root] = context
+    return context
+
+
+def _docs_index(lake: Lake) -> Path:
+    return (lake.root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html").resolve()
+
+
+def _run_checkpoint(lake, contract, df, run_id, evaluated_at, data_docs) -> list:
+    import great_expectations as gx
+    from great_expectations.checkpoint import UpdateDataDocsAction
+    from great_expectations.core.run_identifier import RunIdentifier
+
+    context = _gx_context(lake)
+    try:
+        source = context.data_sources.get("lake")
+    except KeyError:
+        # The DataFrame is persisted by validate for the run's duration; GE's own persist
+        # would keep it cached for the life of the process.
+        source = context.data_sources.add_spark("lake", persist=False)
+    try:
+        asset = source.get_asset(contract.table)
+    except LookupError:
+        asset = source.add_dataframe_asset(contract.table)
+    try:
+        batch = asset.get_batch_definition("whole_dataframe")
+    except KeyError:
+        batch = asset.add_batch_definition_whole_dataframe("whole_dataframe")
+    suite = context.suites.add_or_update(build_suite(contract))
+    definition = context.validation_definitions.add_or_update(
+        gx.ValidationDefinition(name=contract.table, data=batch, suite=suite)
+    )
+    actions = [UpdateDataDocsAction(name="update_data_docs")] if data_docs else []
+    checkpoint = context.checkpoints.add_or_update(
+        gx.Checkpoint(
+            name=contract.table,
+            validation_definitions=[definition],
+            actions=actions,
+            result_format={"result_format": "SUMMARY", "partial_unexpected_count": SAMPLE_ROWS},
+        )
+    )
+    result = checkpoint.run(
+        batch_parameters={"dataframe": df},
+        run_id=RunIdentifier(run_name=run_id, run_time=evaluated_at),
+    )
+    (suite_result,) = result.run_results.values()
+    return list(suite_result.results)
+
+
+def _results(spark, contract, all_rules, outcomes, df, view) -> list[RuleResult]:
+    by_rule = {o.expectation_config.meta.get("rule"): o for o in outcomes}
+    element_count = next(
+        (
+            o.result["element_count"]
+            for o in outcomes
+            if o.result and o.result.get("element_count") is not None
+        ),
+        None,
+    )
+    results = []
+    for rule in all_rules:
+        outcome = by_rule.get(rule.name)
+        if outcome is None:
+            raise _fail_contract(contract, f"rule {rule.name}: GE returned no result for it")
+        info = outcome.exception_info or {}
+        if info.get("raised_exception"):
+            message = str(info.get("exception_message", "")).strip().splitlines()
+            raise _fail_contract(
+                contract,
+                f"rule {rule.name}: Great Expectations could not evaluate it: "
+                f"{message[0] if message else 'no message'}",
+            )
+        data = outcome.result or {}
+        if element_count is None:
+            element_count = df.count()
+        if rule.check in ("predicate", "query"):
+            unexpected = data.get("observed_value")
+        elif rule.check == "type":
+            unexpected = 0 if outcome.success else element_count
+        else:
+            unexpected = data.get("unexpected_count")
+        passed = bool(outcome.success)
+        sample: tuple[dict, ...] = ()
+        if not passed:
+            sample = tuple(_sample(_violations(spark, df, rule, view)))
+        results.append(
+            RuleResult(
+                rule=rule.name,
+                severity=rule.severity,
+                description=rule.description,
+                expectation=outcome.expectation_config.type,
+                passed=passed,
+                element_count=element_count,
+                unexpected_count=None if unexpected is None else int(unexpected),
+                unexpected_sample=sample,
+            )
+        )
+    return results
+
+
+def _broken(rule: Rule) -> Column:
+    """True for a row breaking a row-local rule; a NULL predicate counts as broken."""
+    return ~F.coalesce(F.expr(rule.predicate), F.lit(False))
+
+
+def _violations(spark, df: DataFrame, rule: Rule, view: str) -> DataFrame | None:
+    if rule.row_local:
+        return df.where(_broken(rule))
+    if rule.check == "unique":
+        col = F.col(quote_identifier(rule.column))
+        counted = df.where(col.isNotNull()).withColumn(
+            "__n", F.count(F.lit(1)).over(Window.partitionBy(col))
+        )
+        return counted.where(F.col("__n") > 1).drop("__n")
+    if rule.query is not None:
+        return spark.sql(rule.query.format(batch=view))
+    return None  # a type rule is about the schema, not rows
+
+
+def _sample(rows: DataFrame | None) -> list[dict]:
+    if rows is None:
+        return []
+    as_json = F.to_json(F.struct(*[F.col(quote_identifier(c)) for c in rows.columns]))
+    return [_shorten(json.loads(r[0])) for r in rows.select(as_json).limit(SAMPLE_ROWS).collect()]
+
+
+def _shorten(row: dict) -> dict:
+    return {
+        k: (v[:SAMPLE_STRING_CHARS] + "…")
+        if isinstance(v, str) and len(v) > SAMPLE_STRING_CHARS
+        else v
+        for k, v in row.items()
+    }
+
+
+# --- severities ------------------------------------------------------------------------------
+
+
+def apply_severities(
+    spark: SparkSession,
+    lake: Lake,
+    contract: Contract,
+    df: DataFrame,
+    report: ValidationReport,
+    *,
+    write_quarantine: bool = True,
+) -> tuple[DataFrame, DataFrame | None]:
+    """(rows that go on, rows quarantined or None); raises ContractViolation on a `fail` rule.
+
+    Quarantined rows get `rules_broken` (rule names) and, with write_quarantine, are written to
+    `<layer>.<table>_quarantine` (MERGE on its key when lake.schemas names that table, else
+    appended). Only rules the report found broken are evaluated again, on `df` itself.
+    """
+    if report.table != contract.table:
+        raise LakeError(f"the report is for {report.table}, the contract for {contract.table}")
+    failing = report.failed("fail")
+    if failing:
+        first = failing[0]
+        raise ContractViolation(
+            contract.table,
+            first.rule,
+            first.unexpected_count,
+            list(first.unexpected_sample),
+            description=first.description,
+            contract=report.contract,
+            others=tuple(r.rule for r in failing[1:]),
+        )
+    broken = {r.rule for r in report.failed("quarantine")}
+    to_split = [r for r in rules(contract) if r.name in broken]
+    if not to_split:
+        return df, None
+    _register_referenced(lake, to_split)
+    view = f"_contract_split_{uuid.uuid4().hex[:12]}"
+    df.createOrReplaceTempView(view)
+    try:
+        flagged, flags = _flag(spark, df, to_split, view)
+        marked = flagged.withColumn("rules_broken", F.array_compact(F.array(*flags)))
+        marked = marked.select(*df.columns, "rules_broken")
+        good = marked.where(F.size("rules_broken") == 0).select(*df.columns)
+        bad = marked.where(F.size("rules_broken") > 0)
+        if write_quarantine:
+            _write_quarantine(lake, contract, bad)
+    finally:
+        # Analysed plans keep what the view named: the returned DataFrames do not need it.
+        spark.catalog.dropTempView(view)
+    return good, bad
+
+
+def _flag(spark, df, to_split: list[Rule], view: str) -> tuple[DataFrame, list[Column]]:
+    """df with helper columns, and per rule an expression: the rule name when broken, else NULL."""
+    flags: list[Column] = []
+    out = df
+    for i, rule in enumerate(to_split):
+        name = F.lit(rule.name)
+        if rule.row_local:
+            flags.append(F.when(_broken(rule), name))
+        elif rule.check == "unique":
+            col = F.col(quote_identifier(rule.column))
+            count = F.count(F.lit(1)).over(Window.partitionBy(col))
+            flags.append(F.when(col.isNotNull() & (count > 1), name))
+        elif rule.query is not None:
+            key = rule.key
+            hit = f"__hit_{i}"
+            keys = (
+                spark.sql(rule.query.format(batch=view))
+                .select(F.col(quote_identifier(key)).alias(f"__key_{i}"))
+                .where(F.col(f"__key_{i}").isNotNull())
+                .distinct()
+                .withColumn(hit, F.lit(True))
+            )
+            out = out.join(keys, F.col(quote_identifier(key)) == F.col(f"__key_{i}"), "left")
+            flags.append(F.when(F.coalesce(F.col(hit), F.lit(False)), name))
+        else:
+            raise ContractError(
+                f"rule {rule.name} ({rule.check}) cannot pick out rows; give it severity fail"
+            )
+    return out, flags
+
+
+def _write_quarantine(lake: Lake, contract: Contract, bad: DataFrame) -> None:
+    name = f"{contract.table}_quarantine"
+    spec = TABLES.get(name)
+    if spec is not None and set(spec.schema.fieldNames()) <= set(bad.columns):
+        lake.merge_insert(spec, bad.select(*spec.schema.fieldNames()))
+        return
+    fields = [StructField(f.name, f.dataType, True, f.metadata) for f in bad.schema.fields]
+    fields[-1] = StructField("rules_broken", ArrayType(StringType()), False)
+    spec = TableSpec(
+        name=name,
+        schema=StructType(fields),
+        key=(),
+        description=f"Rows of {contract.table} that broke a quarantine rule of its contract.",
+    )
+    lake.append(spec, bad)
+
+
+# --- audit -----------------------------------------------------------------------------------
+
+
+def record_results(spark: SparkSession, lake: Lake, report: ValidationReport, run_id: str) -> int:
+    """Append one row per rule to audit.dq_results; returns the table's new version."""
+    rows = [
+        (
+            run_id,
+            report.table.split(".")[0],
+            report.table,
+            report.contract,
+            r.rule,
+            r.severity,
+            r.passed,
+            r.element_count,
+            r.unexpected_count,
+            json.dumps(list(r.unexpected_sample), default=str, ensure_ascii=False),
+            report.evaluated_at,
+        )
+        for r in report.results
+    ]
+    return lake.append(AUDIT_DQ_RESULTS, spark.createDataFrame(rows, AUDIT_DQ_RESULTS.schema))

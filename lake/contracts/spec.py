@@ -1,0 +1,286 @@
+"""YAML data contracts -> typed, validated specs.
+
+One file per table, `expectations/contracts/<layer>.<table>.yml`. Every error names the file,
+the line and what to change: a contract is edited by hand, and a typo must not pass silently
+(unknown keys are errors).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+
+from lake.config import REPO_ROOT
+from lake.storage import LakeError
+
+CONTRACTS_DIR = REPO_ROOT / "expectations" / "contracts"
+
+Severity = Literal["warn", "quarantine", "fail"]
+SEVERITIES: tuple[str, ...] = ("warn", "quarantine", "fail")
+RuleName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=80)]
+Identifier = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")]
+
+# Spark type names a column's `type` may take -> the pyspark.sql.types class GE checks against.
+SPARK_TYPES: dict[str, str] = {
+    "string": "StringType",
+    "int": "IntegerType",
+    "integer": "IntegerType",
+    "bigint": "LongType",
+    "long": "LongType",
+    "smallint": "ShortType",
+    "double": "DoubleType",
+    "float": "FloatType",
+    "decimal": "DecimalType",
+    "boolean": "BooleanType",
+    "date": "DateType",
+    "timestamp": "TimestampType",
+    "binary": "BinaryType",
+    "array": "ArrayType",
+    "map": "MapType",
+    "struct": "StructType",
+}
+
+
+class ContractError(LakeError):
+    """A contract file that cannot be used; the message names the file, line and the fix."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ColumnSpec(_Strict):
+    """Properties of one column; each set property becomes one rule named `<column>_<check>`."""
+
+    description: str | None = None
+    type: str | None = Field(None, description="Spark type: string, int, double, timestamp…")
+    nullable: bool = True
+    unique: bool = False
+    allowed_values: list[str | int | float | bool] | None = Field(None, min_length=1)
+    min: int | float | None = None
+    max: int | float | None = None
+    severity: Severity = Field("fail", description="severity of this column's rules")
+
+    @model_validator(mode="after")
+    def _check(self) -> ColumnSpec:
+        if self.type is not None and self.type.split("<")[0].strip().lower() not in SPARK_TYPES:
+            raise ValueError(
+                f"type {self.type!r} is not a Spark type; use one of {', '.join(SPARK_TYPES)}"
+            )
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class RowRule(_Strict):
+    """A SQL boolean over one row; rows where it is false or NULL break the rule."""
+
+    name: RuleName
+    description: str
+    severity: Severity
+    predicate: str = Field(min_length=1)
+
+
+class TableRule(_Strict):
+    """A SQL query returning the violating rows of the table under test ({table} or {batch});
+    it may join other lake tables by their catalog names (bronze.articles)."""
+
+    name: RuleName
+    description: str
+    severity: Severity
+    query: str = Field(min_length=1)
+    key: Identifier | None = Field(
+        None, description="column of the violating rows naming the row in the table under test"
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> TableRule:
+        if "{table}" not in self.query and "{batch}" not in self.query:
+            raise ValueError(
+                "query must read the table under test as {table} (or {batch}), "
+                "e.g. SELECT t.* FROM {table} t LEFT ANTI JOIN bronze.articles a USING (article_id)"
+            )
+        if self.severity == "quarantine" and self.key is None:
+            raise ValueError(
+                "a quarantine table rule needs `key`: the column (e.g. claim_id) that names "
+                "the violating rows in the table under test"
+            )
+        return self
+
+
+class Contract(_Strict):
+    table: str = Field(pattern=r"^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*$")
+    description: str
+    owner: str
+    columns: dict[Identifier, ColumnSpec] = Field(default_factory=dict)
+    row_rules: list[RowRule] = Field(default_factory=list)
+    table_rules: list[TableRule] = Field(default_factory=list)
+
+    _source: Path | None = PrivateAttr(default=None)
+
+    @property
+    def layer(self) -> str:
+        return self.table.split(".")[0]
+
+    @property
+    def table_name(self) -> str:
+        return self.table.split(".")[1]
+
+    @property
+    def source(self) -> Path | None:
+        """The file this contract was loaded from, if any."""
+        return self._source
+
+    @model_validator(mode="after")
+    def _unique_rule_names(self) -> Contract:
+        from lake.contracts.compile import rules  # compile names the column rules
+
+        seen: set[str] = set()
+        for rule in rules(self):
+            if rule.name in seen:
+                raise ValueError(
+                    f"two rules are named {rule.name!r} (column rules are named "
+                    "<column>_not_null, _unique, _allowed_values, _between, _type); rename one"
+                )
+            seen.add(rule.name)
+        return self
+
+
+# --- loading ---------------------------------------------------------------------------------
+
+_ALLOWED_KEYS = {
+    "contract": sorted(Contract.model_fields),
+    "column": sorted(ColumnSpec.model_fields),
+    "row_rule": sorted(RowRule.model_fields),
+    "table_rule": sorted(TableRule.model_fields),
+}
+
+
+def load_contract(path: str | Path) -> Contract:
+    """Read and check one contract file; raises ContractError naming file, line and fix."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContractError(f"{path}: cannot read the contract: {exc.strerror}") from exc
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        problem = " ".join(p for p in (exc.context, exc.problem) if p)
+        raise ContractError(
+            f"{where}: YAML syntax error: {problem}. Check indentation, colons and quotes "
+            "(quote SQL that contains ': ' or starts with a special character)."
+        ) from exc
+    except yaml.YAMLError as exc:
+        raise ContractError(f"{path}: YAML error: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ContractError(
+            f"{path}:1: a contract is a mapping with keys table, description, owner, columns, "
+            f"row_rules, table_rules; found {type(data).__name__}"
+        )
+    _reject_duplicate_keys(path, root)
+    try:
+        contract = Contract.model_validate(data)
+    except ValidationError as exc:
+        raise ContractError(_describe(path, root, exc)) from exc
+    stem = path.name.removesuffix(".yml").removesuffix(".yaml")
+    if "." in stem and stem != contract.table:
+        line = _line_of(root, ("table",))
+        raise ContractError(
+            f"{path}:{line}: the file is named for {stem} but its table is {contract.table}; "
+            f"rename the file to {contract.table}.yml or fix `table`"
+        )
+    contract._source = path
+    return contract
+
+
+def load_contracts(directory: str | Path = CONTRACTS_DIR) -> dict[str, Contract]:
+    """Every `*.yml` contract of a folder, keyed by table name."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise ContractError(f"{directory}: no such contracts folder")
+    found: dict[str, Contract] = {}
+    for path in sorted([*directory.glob("*.yml"), *directory.glob("*.yaml")]):
+        contract = load_contract(path)
+        if contract.table in found:
+            raise ContractError(
+                f"{path}: {contract.table} already has a contract in "
+                f"{found[contract.table].source}; keep one file per table"
+            )
+        found[contract.table] = contract
+    return found
+
+
+def _reject_duplicate_keys(path: Path, node: Any) -> None:
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            if key.value in seen:
+                raise ContractError(
+                    f"{path}:{key.start_mark.line + 1}: key {key.value!r} appears twice in the "
+                    "same mapping; YAML would silently keep the last one. Remove one."
+                )
+            seen.add(key.value)
+            _reject_duplicate_keys(path, value)
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _reject_duplicate_keys(path, item)
+
+
+def _line_of(root: Any, loc: tuple) -> int:
+    """1-based line of the deepest node of `loc` found in the YAML tree (keys by their key)."""
+    node, line = root, (root.start_mark.line + 1 if root is not None else 1)
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next((kv for kv in node.value if kv[0].value == str(part)), None)
+            if match is None:
+                break
+            line = match[0].start_mark.line + 1
+            node = match[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if part >= len(node.value):
+                break
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+def _section(loc: tuple) -> str:
+    if not loc or len(loc) == 1:
+        return "contract"
+    return {"columns": "column", "row_rules": "row_rule", "table_rules": "table_rule"}.get(
+        str(loc[0]), "contract"
+    )
+
+
+def _describe(path: Path, root: Any, exc: ValidationError) -> str:
+    lines = []
+    for error in exc.errors(include_url=False):
+        loc = tuple(error["loc"])
+        where = ".".join(str(p) for p in loc) or "(top level)"
+        line = _line_of(root, loc)
+        kind = error["type"]
+        if kind == "extra_forbidden":
+            allowed = ", ".join(_ALLOWED_KEYS[_section(loc[:-1])])
+            fix = f"unknown key {loc[-1]!r}: a typo? Allowed here: {allowed}"
+        elif kind == "missing":
+            fix = f"missing required key {loc[-1]!r}: add it"
+        elif kind == "literal_error" and loc and loc[-1] == "severity":
+            fix = f"severity must be one of {', '.join(SEVERITIES)}; got {error['input']!r}"
+        elif kind == "string_pattern_mismatch" and loc and loc[-1] == "name":
+            fix = f"rule names are lower_snake_case (a-z, 0-9, _); got {error['input']!r}"
+        elif kind == "string_pattern_mismatch" and loc == ("table",):
+            fix = f"table is '<layer>.<table>', e.g. silver.claims; got {error['input']!r}"
+        else:
+            fix = re.sub(r"^(Value|Assertion) error, ", "", error["msg"])
+        lines.append(f"{path}:{line}: {where}: {fix}")
+    return "invalid contract:\n  " + "\n  ".join(lines) if len(lines) > 1 else lines[0]

@@ -1,0 +1,127 @@
+"""Gold: build the dbt project (dbt_project/) in this process's Spark session.
+
+The SQL lives in dbt; this module only invokes it the way a dbt user would (`dbt build`),
+through dbtRunner so that dbt-spark's session method reuses the pipeline's SparkSession
+instead of starting a second JVM.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pyspark.sql import SparkSession
+
+from lake.config import REPO_ROOT, Settings
+from lake.spark import JARS_DIR, LOG4J_CONF
+from lake.storage import LakeError
+
+DBT_PROJECT_DIR = Path(os.environ.get("CLAIMHOUSE_DBT_PROJECT", REPO_ROOT / "dbt_project"))
+GOLD_TABLES = ("gold.facts", "gold.fact_evidence", "gold.fact_conflicts")
+
+# Session settings dbt-spark changes on the shared session (it forces ANSI off, and applies the
+# profile's server_side_parameters); restored after the build so later pipeline steps and
+# tests see the session as claimhouse configured it.
+_TOUCHED_CONF = ("spark.sql.ansi.enabled", "spark.sql.shuffle.partitions")
+
+
+@dataclass
+class GoldSummary:
+    models: int = 0
+    tests_passed: int = 0
+    tests_warned: int = 0
+    failures: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class GoldBuildError(LakeError):
+    """dbt build failed: a model did not build or a test with severity error failed."""
+
+
+@contextmanager
+def _dbt_environment(settings: Settings):
+    """The variables profiles.yml and dbt_project.yml read, pointing at this run's warehouse."""
+    values = {
+        "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
+        "CLAIMHOUSE_JARS_DIR": str(JARS_DIR),
+        "CLAIMHOUSE_LOG4J": str(LOG4J_CONF),
+        "CLAIMHOUSE_SPARK_MASTER": settings.spark_master,
+        "CLAIMHOUSE_DBT_TARGET": "local",
+    }
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, old in saved.items():
+            if old is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = old
+
+
+def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list[str]:
+    """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse."""
+    work = settings.warehouse / "_dbt"
+    return [
+        command,
+        "--project-dir",
+        str(DBT_PROJECT_DIR),
+        "--profiles-dir",
+        str(DBT_PROJECT_DIR),
+        "--target-path",
+        str(work / "target"),
+        "--log-path",
+        str(work / "logs"),
+        "--vars",
+        json.dumps({"run_id": run_id}),
+        "--quiet",
+        *extra,
+    ]
+
+
+def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSummary:
+    """`dbt build` (models and their data and unit tests) against the current silver tables."""
+    from dbt.cli.main import dbtRunner
+
+    if not (DBT_PROJECT_DIR / "dbt_project.yml").exists():
+        raise GoldBuildError(
+            f"dbt project not found at {DBT_PROJECT_DIR}: set CLAIMHOUSE_DBT_PROJECT to the "
+            "folder holding dbt_project.yml"
+        )
+    saved_conf = {key: spark.conf.get(key, None) for key in _TOUCHED_CONF}
+    try:
+        with _dbt_environment(settings):
+            result = dbtRunner().invoke(dbt_args("build", settings, run_id))
+    finally:
+        for key, value in saved_conf.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
+    if result.exception is not None:
+        raise GoldBuildError(f"dbt build could not run: {result.exception}")
+    summary = GoldSummary()
+    for node in result.result or []:
+        kind = node.node.resource_type
+        status = str(node.status)
+        summary.seconds += node.execution_time or 0.0
+        if status in ("error", "fail"):
+            where = getattr(node.node, "original_file_path", "")
+            summary.failures.append(f"{kind} {node.node.name} ({where}): {node.message}")
+        elif kind == "model":
+            summary.models += 1
+        elif status == "warn":
+            summary.tests_warned += 1
+        elif status == "pass":
+            summary.tests_passed += 1
+    if summary.failures or not result.success:
+        details = "\n  ".join(summary.failures) or "see <warehouse>/_dbt/logs/dbt.log"
+        raise GoldBuildError(
+            f"gold: dbt build failed in {DBT_PROJECT_DIR}:\n  {details}\n"
+            f"Fix the model or data, then rerun; logs in {settings.warehouse / '_dbt' / 'logs'}"
+        )
+    return summary

@@ -1,0 +1,127 @@
+"""Score gold facts and conflicts against hand-labelled facts: precision, recall, status, conflicts.
+
+    python -m lake.gold.score tests/fixtures/seed_facts.yaml [--warehouse DIR]
+
+Articles are named in the labels by the first three characters of their file name ("002"). A
+gold fact matches a labelled fact when kind (and per, when labelled) and consensus value are
+equal and their article sets overlap by at least half (Jaccard >= 0.5); each label matches at
+most one fact. Facts without any value (consensus null) are counted apart, not scored.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def score_facts(
+    facts: list[dict], conflicts: list[dict], labels: dict, article_names: dict[str, str]
+) -> dict:
+    """facts / conflicts: rows of gold.facts / gold.fact_conflicts as dicts;
+    article_names: article_id -> the label's article name ("002")."""
+
+    def names(ids) -> set[str]:
+        return {article_names.get(i, i) for i in ids or []}
+
+    scored = [f for f in facts if f.get("consensus_text") is not None]
+    matched: dict[str, dict] = {}  # label name -> fact
+    used: set[str] = set()
+    for label in labels["facts"]:
+        best, best_j = None, 0.0
+        for fact in scored:
+            if fact["fact_id"] in used or fact["kind"] != label["kind"]:
+                continue
+            if label.get("per") and fact.get("per") != label["per"]:
+                continue
+            if fact["consensus_text"] != label["consensus"]:
+                continue
+            j = _jaccard(names(fact["articles"]), set(label["articles"]))
+            if j >= 0.5 and j > best_j:
+                best, best_j = fact, j
+        if best is not None:
+            matched[label["name"]] = best
+            used.add(best["fact_id"])
+
+    status_misses = [
+        f"{name}: status {fact['status']} != {label['status']}"
+        for label in labels["facts"]
+        if (name := label["name"]) in matched
+        and (fact := matched[name])["status"] != label["status"]
+    ]
+    conflict_results = []
+    for label in labels["facts"]:
+        for want in label.get("conflicts", []):
+            fact = matched.get(label["name"])
+            found = fact is not None and any(
+                c["fact_id"] == fact["fact_id"]
+                and {c["value_a"], c["value_b"]} == {want["value_a"], want["value_b"]}
+                and (names(c["articles_a"]), names(c["articles_b"]))
+                in (
+                    (set(want["articles_a"]), set(want["articles_b"])),
+                    (set(want["articles_b"]), set(want["articles_a"])),
+                )
+                for c in conflicts
+            )
+            values = [want["value_a"], want["value_b"]]
+            conflict_results.append({"fact": label["name"], "values": values, "found": found})
+    precision = len(matched) / len(scored) if scored else 0.0
+    recall = len(matched) / len(labels["facts"]) if labels["facts"] else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "labelled_facts": len(labels["facts"]),
+        "gold_facts": len(scored),
+        "gold_facts_without_value": len(facts) - len(scored),
+        "matched": len(matched),
+        "precision": round(precision, 3),
+        "recall": round(recall, 3),
+        "f1": round(f1, 3),
+        "status_accuracy": round(1 - len(status_misses) / len(matched), 3) if matched else 0.0,
+        "conflicts": conflict_results,
+        "conflict_recall": round(
+            sum(c["found"] for c in conflict_results) / len(conflict_results), 3
+        )
+        if conflict_results
+        else None,
+        "missed_facts": [lab["name"] for lab in labels["facts"] if lab["name"] not in matched],
+        "extra_facts": sorted(
+            f"{f['measure_key']} = {f['consensus_text']} ({','.join(sorted(names(f['articles'])))})"
+            for f in scored
+            if f["fact_id"] not in used
+        ),
+        "status_misses": status_misses,
+    }
+
+
+def score_lake(spark, warehouse: Path, labels_path: Path) -> dict:
+    """Score the gold tables of a warehouse (small: the labelled corpus) against a label file."""
+    from lake.storage import Lake
+
+    lake = Lake(spark, warehouse)
+    articles = lake.read("bronze.articles").select("article_id", "source_uri").collect()
+    article_names = {r["article_id"]: Path(r["source_uri"]).name[:3] for r in articles}
+    facts = [r.asDict() for r in lake.read("gold.facts").collect()]
+    conflicts = [r.asDict() for r in lake.read("gold.fact_conflicts").collect()]
+    labels = yaml.safe_load(labels_path.read_text())
+    return score_facts(facts, conflicts, labels, article_names)
+
+
+def main(argv: list[str]) -> int:
+    from lake.config import load_settings
+    from lake.spark import get_spark
+
+    labels = Path(argv[0]) if argv else Path("tests/fixtures/seed_facts.yaml")
+    warehouse = argv[argv.index("--warehouse") + 1] if "--warehouse" in argv else None
+    settings = load_settings(warehouse=warehouse)
+    print(json.dumps(score_lake(get_spark(settings), settings.warehouse, labels), indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

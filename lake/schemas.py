@@ -1,0 +1,191 @@
+"""Every lake table: its name, Spark schema, merge key and one-line description."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pyspark.sql.types import (
+    ArrayType,
+    DoubleType,
+    IntegerType,
+    LongType,
+    StringType,
+    StructField,
+    StructType,
+    TimestampType,
+)
+
+# The closed vocabularies of silver and gold (also in the contracts and dbt tests).
+KINDS = ("count", "rate", "percent", "money", "date", "ratio")
+QUALIFIERS = ("exact", "approximate", "at_least", "more_than", "up_to", "almost", "vague")
+ATTRIBUTION_KINDS = (
+    "named_person",
+    "anonymous_sources",
+    "organization",
+    "document",
+    "media_outlet",
+    "unattributed",
+)
+FACT_STATUSES = ("corroborated", "single_source", "conflicting")
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    name: str  # "<layer>.<table>", also its catalog name
+    schema: StructType
+    key: tuple[str, ...]  # MERGE key: one row per key value
+    description: str
+
+    @property
+    def layer(self) -> str:
+        return self.name.split(".")[0]
+
+    @property
+    def table(self) -> str:
+        return self.name.split(".")[1]
+
+
+def _f(name: str, dtype, nullable: bool = True, doc: str = "") -> StructField:
+    return StructField(name, dtype, nullable, {"comment": doc} if doc else {})
+
+
+BRONZE_ARTICLES = TableSpec(
+    name="bronze.articles",
+    key=("article_id",),
+    description="Raw articles as ingested, one row per distinct normalized body.",
+    schema=StructType(
+        [
+            _f("article_id", StringType(), False, "sha256 of the normalized body"),
+            _f("source_uri", StringType(), False, "path relative to the input folder"),
+            _f("outlet", StringType(), True, "publisher, where the text or sidecar states it"),
+            _f("title", StringType(), True, "from the sidecar or a heading line"),
+            _f("published_at", TimestampType(), True, "UTC; from the text or sidecar"),
+            _f("url", StringType(), True, "from the sidecar"),
+            _f("body", StringType(), False, "normalized text: NFC, LF line ends, trimmed"),
+            _f("char_count", IntegerType(), False, "length of body in characters"),
+            _f("content_sha256", StringType(), False, "sha256 of the file's bytes"),
+            _f("ingested_at", TimestampType(), False),
+            _f("run_id", StringType(), False),
+        ]
+    ),
+)
+
+BRONZE_REJECTS = TableSpec(
+    name="bronze.rejects",
+    key=("source_uri", "content_sha256", "reason"),
+    description="Input files that could not become articles, with the reason.",
+    schema=StructType(
+        [
+            _f("source_uri", StringType(), False, "path relative to the input folder"),
+            _f("reason", StringType(), False, "why it was rejected and what to do"),
+            _f("size_bytes", LongType(), False),
+            _f("content_sha256", StringType(), True, "null when the file was not read"),
+            _f("rejected_at", TimestampType(), False),
+            _f("run_id", StringType(), False),
+        ]
+    ),
+)
+
+BRONZE_INGEST_LOG = TableSpec(
+    name="bronze.ingest_log",
+    key=("run_id", "source_uri"),
+    description="One row per file seen per run, with what became of it.",
+    schema=StructType(
+        [
+            _f("run_id", StringType(), False),
+            _f("input_dir", StringType(), False),
+            _f("source_uri", StringType(), False),
+            _f("outcome", StringType(), False, "new | unchanged | duplicate | rejected | sidecar"),
+            _f("article_id", StringType(), True),
+            _f("reason", StringType(), True),
+            _f("size_bytes", LongType(), False),
+            _f("content_sha256", StringType(), True),
+            _f("logged_at", TimestampType(), False),
+        ]
+    ),
+)
+
+_CLAIM_FIELDS = [
+    _f("claim_id", StringType(), False, "sha256 of article_id and span: stable across runs"),
+    _f("article_id", StringType(), False, "bronze.articles.article_id"),
+    _f("sentence_index", IntegerType(), False),
+    _f("char_start", IntegerType(), False, "offset into bronze.articles.body"),
+    _f("char_end", IntegerType(), False, "body[char_start:char_end] == claim_text"),
+    _f("claim_text", StringType(), False),
+    _f("sentence", StringType(), False),
+    _f("kind", StringType(), False, "count | rate | percent | money | date | ratio"),
+    _f("value", DoubleType(), True, "null for dates and vague amounts"),
+    _f("value_text", StringType(), True, "number, ISO date, --MM-DD, or a date range a/b"),
+    _f("lower", DoubleType(), True, "bound implied by the qualifier"),
+    _f("upper", DoubleType(), True, "bound implied by the qualifier"),
+    _f(
+        "qualifier",
+        StringType(),
+        False,
+        "exact | approximate | at_least | more_than | up_to | almost | vague",
+    ),
+    _f("unit", StringType(), True, "normalized plural noun"),
+    _f("per", StringType(), True, "period of a rate"),
+    _f("subject", StringType(), True, "the counted noun phrase as written"),
+    _f("measure_key", StringType(), False, "what is measured, for grouping into facts"),
+    _f("measure_terms", ArrayType(StringType()), True, "the terms measure_key was built from"),
+    _f("date_start", StringType(), True, "first day a date claim can mean"),
+    _f("date_end", StringType(), True, "last day a date claim can mean"),
+    _f("attribution", StringType(), True, "the source as written in the article"),
+    _f(
+        "attribution_kind",
+        StringType(),
+        False,
+        "named_person | anonymous_sources | organization | document | media_outlet | unattributed",
+    ),
+    _f("cited_outlet", StringType(), True, "outlet the claim is credited to"),
+    _f("reporting_outlet", StringType(), True, "bronze.articles.outlet"),
+    _f("extractor_version", StringType(), False),
+    _f("extracted_at", TimestampType(), False),
+    _f("run_id", StringType(), False),
+]
+
+SILVER_CLAIMS = TableSpec(
+    name="silver.claims",
+    key=("claim_id",),
+    description="Numeric and date claims of every article sentence, with span and source.",
+    schema=StructType(_CLAIM_FIELDS),
+)
+
+SILVER_CLAIMS_QUARANTINE = TableSpec(
+    name="silver.claims_quarantine",
+    key=("claim_id", "extractor_version"),
+    description="Extracted claims that broke a silver rule, with the rules they broke.",
+    schema=StructType(
+        [StructField(f.name, f.dataType, True, f.metadata) for f in _CLAIM_FIELDS]
+        + [_f("rules_broken", ArrayType(StringType()), False, "rule: what was wrong")]
+    ),
+)
+
+SILVER_EXTRACTIONS = TableSpec(
+    name="silver.extractions",
+    key=("article_id", "extractor_version"),
+    description="Which articles each extractor version has processed: makes runs incremental.",
+    schema=StructType(
+        [
+            _f("article_id", StringType(), False),
+            _f("extractor_version", StringType(), False),
+            _f("claims", IntegerType(), False),
+            _f("quarantined", IntegerType(), False),
+            _f("extracted_at", TimestampType(), False),
+            _f("run_id", StringType(), False),
+        ]
+    ),
+)
+
+TABLES: dict[str, TableSpec] = {
+    spec.name: spec
+    for spec in (
+        BRONZE_ARTICLES,
+        BRONZE_REJECTS,
+        BRONZE_INGEST_LOG,
+        SILVER_CLAIMS,
+        SILVER_CLAIMS_QUARANTINE,
+        SILVER_EXTRACTIONS,
+    )
+}

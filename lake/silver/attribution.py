@@ -1,0 +1,214 @@
+"""Who a sentence credits for what it states: cues, the source as written, its kind, outlets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lake.silver import lexicon as lx
+
+_OUTLET_NAMES = sorted(lx.KNOWN_OUTLETS, key=len, reverse=True)
+_OUTLET = re.compile(
+    r"(?i:\b(?:the\s+)?)(?P<name>(?i:"
+    + "|".join(re.escape(n) for n in _OUTLET_NAMES if len(n) > 3)
+    + r")|(?:[A-Z][\w&.’'-]*\s+){0,3}(?:"
+    + "|".join(s.capitalize() for s in lx.OUTLET_SUFFIXES)
+    + r"))\b",
+)
+_KNOWN_OUTLET = re.compile(
+    r"\b(?:" + "|".join(re.escape(n) for n in _OUTLET_NAMES) + r")\b", re.IGNORECASE
+)
+_ACCORDING = re.compile(r"\baccording to\s+(?P<src>[^;:()]+?)\s*(?:[.;:!?]*[\"”’]*\s*$|;|:|\s—)")
+_CITING = re.compile(r"\bciting\s+(?P<src>[^,;:]+?)\s*(?:[.,;:!?]|$)")
+_VERB = re.compile(
+    r"\b(?:also\s+|reportedly\s+|previously\s+|later\s+|separately\s+|further\s+)?"
+    r"(?P<verb>" + "|".join(lx.SPEECH_VERBS) + r")\b"
+)
+_INVERTED = re.compile(
+    r"[,”\"]\s*(?:said|says|according to)\s+(?P<src>[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,4})"
+)
+_CUT_WORDS = re.compile(
+    r"\b(?:that|and|but|when|if|as|which|while|because|although|though|after|before|so)\s+",
+    re.IGNORECASE,
+)
+_PRONOUNS = {"he", "she", "they", "it", "we", "i", "you"}
+_OBJECT_OUTLET = re.compile(
+    r"^\s*(?:to|on|with)?\s*(?:the\s+)?(?P<name>[A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*){0,3})"
+)
+
+
+@dataclass(frozen=True)
+class Attribution:
+    text: str  # the source as written in the sentence
+    start: int  # offset of text in the sentence
+    kind: str  # named_person | anonymous_sources | organization | document | media_outlet
+    cited_outlet: str | None
+    cue_start: int  # where the cue sits in the sentence, to pick the nearest one
+    explicit: bool = False  # "according to", "citing": sourcing stated outright
+
+
+def outlet_positions(text: str) -> list[tuple[int, str]]:
+    """(offset, name) of every outlet name in a text, in order."""
+    return [
+        (m.start("name"), m.group("name").strip())
+        for m in _OUTLET.finditer(text)
+        if m.group("name")[0].isupper()
+    ]
+
+
+def outlets_in(text: str) -> list[str]:
+    """Outlet names in a text; a known name must be capitalised there ("Time", not "time")."""
+    return [m.group("name").strip() for m in _OUTLET.finditer(text) if m.group("name")[0].isupper()]
+
+
+def is_outlet(text: str, known: list[str]) -> bool:
+    bare = re.sub(r"^the\s+", "", text.strip(), flags=re.I)
+    if _KNOWN_OUTLET.fullmatch(bare):
+        return True
+    if re.fullmatch(
+        r"(?:[A-Z][\w&.’'-]*\s+){0,3}(?:"
+        + "|".join(s.capitalize() for s in lx.OUTLET_SUFFIXES)
+        + r")",
+        bare,
+    ):
+        return True
+    return any(k.lower() == bare.lower() or k.lower().endswith(" " + bare.lower()) for k in known)
+
+
+def canonical_outlet(name: str, known: list[str]) -> str:
+    """'the Examiner' -> 'Washington Examiner' when the article named it in full."""
+    bare = re.sub(r"^the\s+", "", name.strip(), flags=re.I).strip(" .,")
+    for full in known:
+        if full.lower().endswith(" " + bare.lower()) and len(full) > len(bare):
+            return full
+    return bare
+
+
+_GENERIC_OUTLET = re.compile(
+    r"(?i)^the\s+(?:outlet|newspaper|paper|network|publication|site|broadcaster|magazine)$"
+)
+_ENDS_WITH_NAME = re.compile(r"\b[A-Z][a-z’'.-]+(?:\s+[A-Z][a-z’'.-]+)+$")
+_NOT_A_SOURCE_END = {
+    "not",
+    "to",
+    "had",
+    "has",
+    "have",
+    "did",
+    "does",
+    "was",
+    "were",
+    "is",
+    "are",
+    "be",
+    "would",
+    "could",
+    "will",
+    "also",
+    "of",
+    "in",
+    "response",
+}
+
+
+def classify(source: str, known_outlets: list[str]) -> str:
+    """The kind of a source, from its leading noun phrase."""
+    if is_outlet(source, known_outlets) or (
+        _GENERIC_OUTLET.match(source.strip()) and known_outlets
+    ):
+        return "media_outlet"
+    name = _ENDS_WITH_NAME.search(source)
+    if (
+        name
+        and not {w.lower() for w in name.group(0).split()} & lx.ORGANIZATION_WORDS
+        and not is_outlet(name.group(0), known_outlets)
+    ):
+        return "named_person"
+    head_np = re.split(
+        r"\s+(?:who|which|that|with|from|familiar|by|in|at|on|of|described|close|briefed|"
+        r"speaking|knowledgeable)\b",
+        source,
+        maxsplit=1,
+    )[0]
+    words = re.findall(r"[\w’'.&-]+", head_np)
+    if not words:
+        return "anonymous_sources"
+    head = words[-1].lower().strip(".")
+    if head in lx.DOCUMENT_NOUNS:
+        return "document"
+    lowered = {w.lower().strip(".") for w in words}
+    if words[-1][0].isupper() and not (lowered & lx.ORGANIZATION_WORDS):
+        if words[-1].isupper() and len(words[-1]) > 1:
+            return "organization"  # an acronym: "ICE", "DHS"
+        return "named_person"
+    if head in lx.SPOKESPEOPLE or lowered & lx.ORGANIZATION_WORDS:
+        return "organization"
+    if head in lx.SOURCE_NOUNS or lowered & lx.SOURCE_NOUNS:
+        return "anonymous_sources"
+    return "organization" if words[0][0].isupper() else "anonymous_sources"
+
+
+def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attribution]:
+    """Attribution cues in one sentence, in order."""
+    cues: list[Attribution] = []
+    covered: list[tuple[int, int]] = []
+
+    def add(src: str, start: int, cue_start: int, extra: str = "", explicit: bool = False):
+        src = src.strip().rstrip('.,;:”"’ ')
+        if not src or src.lower() in _PRONOUNS or len(src) < 2:
+            return
+        if src.split()[-1].lower() in _NOT_A_SOURCE_END:
+            return
+        kind = classify(src, known_outlets)
+        cited = None
+        if kind == "media_outlet" and _GENERIC_OUTLET.match(src):
+            cited = known_outlets[-1]  # "the outlet": the last one the article named
+        elif kind == "media_outlet":
+            cited = canonical_outlet(src, known_outlets)
+        else:
+            names = [n for n in outlets_in(src + " " + extra) if is_outlet(n, known_outlets)]
+            if names:
+                cited = canonical_outlet(names[0], known_outlets)
+            elif known_outlets and re.match(
+                r"\s*(?:to\s+)?the\s+(?:outlet|newspaper|paper|network|publication)\b", extra
+            ):
+                cited = known_outlets[-1]
+        cues.append(Attribution(src, start, kind, cited, cue_start, explicit))
+        covered.append((start, start + len(src)))
+
+    for m in _ACCORDING.finditer(sentence):
+        add(m.group("src"), m.start("src"), m.start(), explicit=True)
+    for m in _CITING.finditer(sentence):
+        add(m.group("src"), m.start("src"), m.start(), explicit=True)
+    for m in _INVERTED.finditer(sentence):
+        if not any(s <= m.start("src") < e for s, e in covered):
+            add(m.group("src"), m.start("src"), m.start())
+    for m in _VERB.finditer(sentence):
+        if any(s <= m.start() < e for s, e in covered):
+            continue
+        before = sentence[: m.start()]
+        cut = max(before.rfind(c) for c in ',;:“”"()—‘')
+        segment_start = cut + 1
+        for w in _CUT_WORDS.finditer(before):
+            if w.end() > segment_start:
+                segment_start = w.end()
+        src = before[segment_start:]
+        words = src.split()
+        if not words or len(words) > 10:
+            continue
+        lead = len(src) - len(src.lstrip())
+        add(src, segment_start + lead, m.start(), sentence[m.end() : m.end() + 60])
+    # An outlet that "reports, citing X": X is the source, the outlet is who it is credited to.
+    outlet_cues = [c for c in cues if c.kind == "media_outlet"]
+    citing = [c for c in cues if sentence[c.cue_start :].startswith("citing")]
+    if outlet_cues and citing:
+        merged = Attribution(
+            citing[0].text,
+            citing[0].start,
+            citing[0].kind,
+            outlet_cues[0].cited_outlet,
+            citing[0].cue_start,
+            True,
+        )
+        cues = [merged] + [c for c in cues if c not in outlet_cues and c not in citing]
+    return sorted(cues, key=lambda c: c.cue_start)

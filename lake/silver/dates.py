@@ -1,0 +1,185 @@
+"""Find date mentions in a sentence and resolve them to ISO dates or ranges."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from lake.silver import lexicon as lx
+
+_MONTH = (
+    r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
+)
+_WEEKDAY = r"(?:(?P<weekday>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+)?"
+_YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
+_PATTERNS = [
+    ("day", re.compile(_WEEKDAY + _MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR)),
+    (
+        "day",
+        re.compile(
+            _WEEKDAY + r"(?:the\s+)?(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + _YEAR
+        ),
+    ),
+    ("iso", re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<mon>\d\d)-(?P<day>\d\d)\b")),
+    (
+        "part",
+        re.compile(
+            r"\b(?P<part>[Ee]arly|[Mm]id|[Ll]ate|[Ee]nd of|[Bb]eginning of)[- ]"
+            r"(?:last\s+|this\s+)?" + _MONTH + _YEAR
+        ),
+    ),
+    (
+        "month",
+        re.compile(
+            r"\b(?:in|during|since|by|until|from)\s+" + _MONTH + r"(?:\s+(?P<year>"
+            r"(?:19|20)\d\d))?\b(?!\s+\d)"
+        ),
+    ),
+    (
+        "relative",
+        re.compile(
+            r"\b(?:(?P<part>[Ee]arly|[Mm]id|[Ll]ate)[- ])?(?P<rel>[Ll]ast|[Tt]his|"
+            r"[Ee]arlier this|[Ll]ater this)\s+(?P<unit>week|month|year)\b"
+        ),
+    ),
+    (
+        "weekday",
+        re.compile(
+            r"\b(?:on|last|this|next)\s+(?P<weekday>Monday|Tuesday|Wednesday|"
+            r"Thursday|Friday|Saturday|Sunday)\b(?!,?\s+(?:the\s+)?\d)"
+        ),
+    ),
+    ("relday", re.compile(r"\b(?P<rel>yesterday|today|tomorrow)\b", re.IGNORECASE)),
+]
+
+
+@dataclass
+class DateMention:
+    start: int
+    end: int
+    value_text: str | None  # 2025-05-20, --05-20, or a range "--05-11/--05-20"
+    qualifier: str  # exact | vague
+    date_start: str | None
+    date_end: str | None
+
+
+def _iso(year: int | None, month: int, day: int) -> str:
+    return f"{year:04d}-{month:02d}-{day:02d}" if year else f"--{month:02d}-{day:02d}"
+
+
+def _month_number(name: str) -> int:
+    return lx.MONTHS[name.lower().rstrip(".")]
+
+
+def _infer_year(month: int, published: datetime | None) -> int | None:
+    """An article's undated 'May 20' is the latest May 20 not long after publication."""
+    if published is None:
+        return None
+    return published.year if month <= published.month + 1 else published.year - 1
+
+
+def _range(year: int | None, month: int, first: int, last: int) -> tuple[str, str, str]:
+    start, end = _iso(year, month, first), _iso(year, month, last)
+    return f"{start}/{end}", start, end
+
+
+_HINT = re.compile(
+    r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|week|month|year|yesterday|today|"
+    r"tomorrow|day|\d{4}-\d\d",
+    re.IGNORECASE,
+)
+
+
+def find_dates(sentence: str, published: datetime | None = None) -> list[DateMention]:
+    if not _HINT.search(sentence):
+        return []  # most sentences name no date: skip the seven patterns
+    found: list[DateMention] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in _PATTERNS:
+        for m in pattern.finditer(sentence):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            if kind == "relative" and re.search(r"['’]s\s+$", sentence[: m.start()]):
+                continue  # "Biden's last year in office" is not a date of this story
+            mention = _resolve(kind, m, published)
+            if mention is not None:
+                found.append(mention)
+                taken.append((mention.start, mention.end))
+    return sorted(found, key=lambda d: d.start)
+
+
+def _resolve(kind: str, m: re.Match[str], published: datetime | None) -> DateMention | None:
+    groups = m.groupdict()
+    year = int(groups["year"]) if groups.get("year") else None
+    if kind in ("day", "iso"):
+        month = int(groups["mon"]) if kind == "iso" else _month_number(groups["month"])
+        day = int(groups["day"])
+        year = year or _infer_year(month, published)
+        if day > calendar.monthrange(year or 2024, month)[1]:
+            return None
+        value = _iso(year, month, day)
+        return DateMention(m.start(), m.end(), value, "exact", value, value)
+    if kind in ("part", "month"):
+        month = _month_number(groups["month"])
+        year = year or _infer_year(month, published)
+        last = calendar.monthrange(year or 2024, month)[1]
+        part = (groups.get("part") or "").lower()
+        first, final = {
+            "early": (1, 10),
+            "beginning of": (1, 10),
+            "mid": (8, 23),
+            "late": (21, last),
+            "end of": (21, last),
+        }.get(part, (1, last))
+        value, start, end = _range(year, month, first, final)
+        begin = m.start("part") if groups.get("part") else m.start("month")
+        return DateMention(begin, m.end(), value, "vague", start, end)
+    if kind == "relative":
+        if published is None:
+            return DateMention(m.start(), m.end(), None, "vague", None, None)
+        first, last = _relative_range(groups["rel"].lower(), groups["unit"], published.date())
+        part = (groups.get("part") or "").lower()
+        if part and groups["unit"] == "month":
+            days = (last - first).days
+            first, last = {
+                "early": (first, first + timedelta(days=9)),
+                "mid": (first + timedelta(days=7), first + timedelta(days=22)),
+                "late": (first + timedelta(days=20), last),
+            }[part]
+            del days
+        start, end = first.isoformat(), last.isoformat()
+        return DateMention(m.start(), m.end(), f"{start}/{end}", "vague", start, end)
+    if kind == "weekday":
+        begin = m.start("weekday")
+        if published is None:
+            return DateMention(begin, m.end(), None, "vague", None, None)
+        target = lx.WEEKDAYS.index(groups["weekday"].lower())
+        back = (published.weekday() - target) % 7 or 7  # the latest such day before publication
+        day = (published.date() - timedelta(days=back)).isoformat()
+        return DateMention(begin, m.end(), day, "exact", day, day)
+    if kind == "relday":
+        if published is None:
+            return None
+        shift = {"yesterday": -1, "today": 0, "tomorrow": 1}[groups["rel"].lower()]
+        day = (published.date() + timedelta(days=shift)).isoformat()
+        return DateMention(m.start(), m.end(), day, "exact", day, day)
+    return None
+
+
+def _relative_range(rel: str, unit: str, today: date) -> tuple[date, date]:
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday())
+        if rel == "last":
+            monday -= timedelta(days=7)
+        return monday, monday + timedelta(days=6)
+    if unit == "month":
+        first = today.replace(day=1)
+        if rel == "last":
+            first = (first - timedelta(days=1)).replace(day=1)
+        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
+        return first, last
+    year = today.year - 1 if rel == "last" else today.year
+    return date(year, 1, 1), date(year, 12, 31)

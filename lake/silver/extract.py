@@ -1,0 +1,269 @@
+"""Pure claim extraction: one article's text in, its claims out. Spark only distributes this."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from lake.schemas import KINDS, QUALIFIERS
+from lake.silver.attribution import Attribution, find_attributions, outlet_positions
+from lake.silver.dates import find_dates
+from lake.silver.measure import article_event, date_key, quantity_key
+from lake.silver.quantities import find_quantities
+from lake.silver.sentences import Sentence, split_sentences
+
+EXTRACTOR_VERSION = "0.3.0"
+
+
+@dataclass
+class Claim:
+    claim_id: str
+    article_id: str
+    sentence_index: int
+    char_start: int
+    char_end: int
+    claim_text: str
+    sentence: str
+    kind: str
+    value: float | None
+    value_text: str | None
+    lower: float | None
+    upper: float | None
+    qualifier: str
+    unit: str | None
+    per: str | None
+    subject: str | None
+    measure_key: str
+    measure_terms: list[str] = field(default_factory=list)
+    date_start: str | None = None
+    date_end: str | None = None
+    attribution: str | None = None
+    attribution_kind: str = "unattributed"
+    cited_outlet: str | None = None
+    reporting_outlet: str | None = None
+
+    def as_row(self) -> dict:
+        return asdict(self)
+
+
+def claim_id(article_id: str, start: int, end: int) -> str:
+    """Same article and span, same id, in every run."""
+    return hashlib.sha256(f"{article_id}:{start}:{end}".encode()).hexdigest()[:32]
+
+
+def _in_quote(paragraph_text_before: str) -> bool:
+    opens = paragraph_text_before.count("“") + paragraph_text_before.count('"') % 2
+    closes = paragraph_text_before.count("”")
+    return opens > closes
+
+
+def _pick(cues: list[Attribution], position: int) -> Attribution | None:
+    if not cues:
+        return None
+    # Sourcing stated outright ("according to", "citing") wins over a speaker verb.
+    return min(cues, key=lambda c: (not c.explicit, abs(c.cue_start - position)))
+
+
+def extract_claims(
+    article_id: str,
+    body: str,
+    published_at: datetime | None = None,
+    reporting_outlet: str | None = None,
+) -> list[Claim]:
+    sentences = split_sentences(body)
+    default_event = article_event([s.text for s in sentences])
+    mentions = outlet_positions(body)  # one scan of the body, not one per sentence
+    cues_by_sentence: list[list[Attribution]] = []
+    for s in sentences:
+        known_outlets: list[str] = []
+        for position, name in mentions:
+            if position < s.end and name not in known_outlets:
+                known_outlets.append(name)
+        cues_by_sentence.append(find_attributions(s.text, known_outlets))
+
+    claims: list[Claim] = []
+    for s in sentences:
+        dates = find_dates(s.text, published_at)
+        date_spans = [(d.start, d.end) for d in dates]
+        for d in dates:
+            key, terms = date_key(s.text, d.start, d.end, default_event)
+            claims.append(
+                _claim(
+                    article_id,
+                    body,
+                    s,
+                    d.start,
+                    d.end,
+                    "date",
+                    None,
+                    d.value_text,
+                    None,
+                    None,
+                    d.qualifier,
+                    None,
+                    None,
+                    None,
+                    key,
+                    terms,
+                    d.date_start,
+                    d.date_end,
+                )
+            )
+        sources = [(a.start, a.start + len(a.text)) for a in cues_by_sentence[s.index]]
+        for q in find_quantities(s.text):
+            if any(q.number_start < e and b < q.number_end for b, e in date_spans):
+                continue
+            if any(b <= q.number_start < e for b, e in sources):
+                continue  # a number inside "according to three sources" describes the source
+            key, terms = quantity_key(
+                q.kind, q.unit, q.head_tokens, q.subject, q.per, s.text[: q.number_start]
+            )
+            claims.append(
+                _claim(
+                    article_id,
+                    body,
+                    s,
+                    q.start,
+                    q.end,
+                    q.kind,
+                    q.value,
+                    q.value_text,
+                    q.lower,
+                    q.upper,
+                    q.qualifier,
+                    q.unit,
+                    q.per,
+                    q.subject,
+                    key,
+                    terms,
+                )
+            )
+    for c in claims:
+        _attribute(c, sentences, cues_by_sentence, body)
+        c.reporting_outlet = reporting_outlet
+    return sorted(claims, key=lambda c: c.char_start)
+
+
+def _claim(
+    article_id,
+    body,
+    s: Sentence,
+    start,
+    end,
+    kind,
+    value,
+    value_text,
+    lower,
+    upper,
+    qualifier,
+    unit,
+    per,
+    subject,
+    key,
+    terms,
+    date_start=None,
+    date_end=None,
+) -> Claim:
+    char_start, char_end = s.start + start, s.start + end
+    return Claim(
+        claim_id=claim_id(article_id, char_start, char_end),
+        article_id=article_id,
+        sentence_index=s.index,
+        char_start=char_start,
+        char_end=char_end,
+        claim_text=body[char_start:char_end],
+        sentence=s.text,
+        kind=kind,
+        value=value,
+        value_text=value_text,
+        lower=lower,
+        upper=upper,
+        qualifier=qualifier,
+        unit=unit,
+        per=per,
+        subject=subject,
+        measure_key=key,
+        measure_terms=terms,
+        date_start=date_start,
+        date_end=date_end,
+    )
+
+
+def _attribute(c: Claim, sentences: list[Sentence], cues: list[list[Attribution]], body: str):
+    s = sentences[c.sentence_index]
+    at = c.char_start - s.start
+    if c.kind == "date" and _dates_the_statement(s.text, at, cues[c.sentence_index]):
+        # "told the outlet on Thursday": when the source spoke, not when the event happened.
+        c.measure_key, c.measure_terms = "date:statement", ["follows-speech-verb"]
+        return
+    # A date inside "according to data from early May" keeps that source; other numbers
+    # inside an attribution were dropped as counts of sources.
+    own = [
+        a
+        for a in cues[c.sentence_index]
+        if c.kind == "date" or not (a.start <= at < a.start + len(a.text))
+    ]
+    chosen = _pick(own, c.char_start - s.start)
+    if chosen is None:
+        same_paragraph = [x for x in sentences if x.paragraph == s.paragraph]
+        line_start = same_paragraph[0].start
+        quoted = _in_quote(body[line_start : s.start]) or s.text.startswith(("“", '"'))
+        later = [x for x in same_paragraph if x.index > s.index]
+        earlier = [x for x in reversed(same_paragraph) if x.index < s.index]
+        order = later + earlier if quoted else earlier[:1] + later[:1]
+        for neighbour in order:
+            if cues[neighbour.index]:
+                chosen = cues[neighbour.index][-1 if neighbour.index < s.index else 0]
+                break
+    if chosen is not None:
+        c.attribution, c.attribution_kind, c.cited_outlet = (
+            chosen.text,
+            chosen.kind,
+            chosen.cited_outlet,
+        )
+
+
+_STATEMENT_GAP = re.compile(r"^[^“”\"]{0,40}$")
+
+
+def _dates_the_statement(sentence: str, at: int, cues: list[Attribution]) -> bool:
+    """A date right after a speech verb ("said on Fox News last week") dates the statement."""
+    for cue in cues:
+        if cue.explicit or cue.cue_start >= at:
+            continue
+        verb = re.match(r"\w+(?:\s+\w+)?", sentence[cue.cue_start :])
+        gap = sentence[cue.cue_start + (verb.end() if verb else 0) : at]
+        if _STATEMENT_GAP.match(gap) and not re.search(r"\bthat\b|,", gap):
+            return True
+    return False
+
+
+def problems(claim: dict, body: str) -> list[str]:
+    """Rules a claim row must satisfy to enter silver.claims; each failure names its rule."""
+    found = []
+    start, end = claim.get("char_start"), claim.get("char_end")
+    if start is None or end is None or not 0 <= start < end <= len(body):
+        found.append("span_in_body: char_start/char_end outside the article body")
+    elif body[start:end] != claim.get("claim_text"):
+        found.append("span_matches_text: body[char_start:char_end] != claim_text")
+    if claim.get("kind") not in KINDS:
+        found.append(f"kind_allowed: {claim.get('kind')!r} not in {KINDS}")
+    if claim.get("qualifier") not in QUALIFIERS:
+        found.append(f"qualifier_allowed: {claim.get('qualifier')!r}")
+    value = claim.get("value")
+    if value is not None and (math.isnan(value) or math.isinf(value)):
+        found.append("value_finite: value is NaN or infinite")
+    if claim.get("kind") != "date" and value is None and claim.get("qualifier") != "vague":
+        found.append("value_present: a non-vague quantity has no value")
+    lower, upper = claim.get("lower"), claim.get("upper")
+    if value is not None and (
+        (lower is not None and lower > value + 1e-9) or (upper is not None and upper < value - 1e-9)
+    ):
+        found.append("bounds_contain_value: lower <= value <= upper violated")
+    attribution = claim.get("attribution")
+    if attribution is not None and attribution not in body:
+        found.append("attribution_in_body: attribution text does not occur in the article")
+    return found

@@ -1,0 +1,433 @@
+"""Find quantity mentions in one sentence: numbers, number words, vague amounts, multipliers.
+
+Pure functions over a sentence's text; offsets are relative to the sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lake.silver import lexicon as lx
+
+_UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
+_TEN_WORDS = "|".join(lx.TENS)
+_SMALL = rf"(?:(?:{_TEN_WORDS})(?:[- ](?:{_UNIT_WORDS}))?|{_UNIT_WORDS})"
+_WORD_NUMBER = re.compile(
+    rf"\b(?:(?:a|one)\s+(?:hundred|thousand|million|billion)"
+    rf"|{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?(?:\s+(?:thousand|million|billion))?"
+    rf"|a\s+dozen|dozen)\b",
+    re.IGNORECASE,
+)
+_DIGITS = re.compile(
+    r"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|-[A-Za-z\d])"
+    r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
+    r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
+    re.IGNORECASE,
+)
+_VAGUE = re.compile(
+    r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
+    re.IGNORECASE,
+)
+_MULTIPLIER = re.compile(
+    r"\b(?P<word>double|doubled|tripled?|quadrupled?|twice|\w+fold)\b(?=\s+(?:the|as|its|their|"
+    r"that|what|from|to|in|since)\b)|\b(?P<verb>doubled|tripled|quadrupled)\b",
+    re.IGNORECASE,
+)
+_QUALIFIER = re.compile(
+    r"(?:^|(?<=[\s(“\"]))(?P<q>"
+    + "|".join(re.escape(q) for q in sorted(lx.QUALIFIERS, key=len, reverse=True))
+    + r")\s*$",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"\([^()]{1,40}\)|[A-Za-z][\w'’&.-]*[\w]|[A-Za-z]|\d[\d,.]*|[^\s\w]")
+_RATE_AFTER = re.compile(
+    r"^(?:[^,.;:]{0,30}?\s)?(?:a|an|per|each|every)\s+(?P<p>day|week|month|year|hour|quarter)\b"
+    r"|^\s*(?:[^,.;:]{0,30}?\s)?(?P<adv>daily|weekly|monthly|annually|yearly|hourly)\b",
+    re.IGNORECASE,
+)
+_RATE_BEFORE = re.compile(r"\b(?P<adv>daily|weekly|monthly|annual|yearly)\b[^,.;]{0,30}$", re.I)
+
+
+@dataclass
+class Quantity:
+    start: int  # span start in the sentence, qualifier included
+    end: int  # span end, unit noun phrase included
+    number_start: int
+    number_end: int
+    kind: str  # count | rate | percent | money | ratio
+    value: float | None
+    value_text: str
+    qualifier: str
+    lower: float | None
+    upper: float | None
+    unit: str | None = None
+    subject: str | None = None
+    per: str | None = None
+    currency: str | None = None
+    head_tokens: list[str] = field(default_factory=list)  # the noun phrase, as tokens
+
+
+def words_to_number(text: str) -> float | None:
+    """'twenty-one thousand' -> 21000; 'a dozen' -> 12; None if not a number phrase."""
+    words = re.split(r"[\s-]+", text.lower().replace(" and ", " "))
+    if words[:2] == ["a", "dozen"] or words == ["dozen"]:
+        return 12.0
+    total, current = 0, 0
+    for word in words:
+        if word in ("a", "one") and current == 0:
+            current = 1
+        elif word in lx.UNITS:
+            current += lx.UNITS[word]
+        elif word in lx.TENS:
+            current += lx.TENS[word]
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        elif word in lx.SCALES:
+            total += max(current, 1) * lx.SCALES[word]
+            current = 0
+        else:
+            return None
+    return float(total + current)
+
+
+def _format_number(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _bounds(qualifier: str, value: float) -> tuple[float | None, float | None]:
+    return {
+        "exact": (value, value),
+        "approximate": (value * 0.9, value * 1.1),
+        "almost": (value * 0.9, value),
+        "up_to": (None, value),
+        "at_least": (value, None),
+        "more_than": (value, None),
+    }[qualifier]
+
+
+def _qualifier_before(sentence: str, start: int) -> tuple[str, int]:
+    """The qualifier right before a number and where it starts, or ('exact', start)."""
+    window_start = max(0, start - 25)
+    match = _QUALIFIER.search(sentence[window_start:start])
+    if match is None:
+        return "exact", start
+    return lx.QUALIFIERS[match.group("q").lower()], window_start + match.start("q")
+
+
+def _mention(start: int, end: int, kind: str, value: float, **extra) -> Quantity:
+    """A mention stated exactly: its bounds are the value itself."""
+    return Quantity(
+        start, end, start, end, kind, value, _format_number(value), "exact", value, value, **extra
+    )
+
+
+def _raw_mentions(sentence: str) -> list[Quantity]:
+    found: list[Quantity] = []
+    for m in _DIGITS.finditer(sentence):
+        number = float(m.group("num").replace(",", ""))
+        scale = m.group("scale") or m.group("scale_tight")
+        if scale:
+            number *= lx.SCALES.get(scale.lower()) or lx.SCALE_ABBREVIATIONS[scale.lower()]
+        kind = "percent" if m.group("pct") else "money" if m.group("cur") else "count"
+        begin = m.start() if m.group("cur") else m.start("num")
+        found.append(
+            _mention(
+                begin,
+                m.end(),
+                kind,
+                number,
+                unit="percent" if kind == "percent" else None,
+                currency=lx.CURRENCY_SYMBOLS.get(m.group("cur") or ""),
+            )
+        )
+    for m in _WORD_NUMBER.finditer(sentence):
+        if m.start() > 0 and sentence[m.start() - 1] in "-–":
+            continue  # "7-Eleven"
+        if m.group(0)[0].isupper() and sentence[: m.start()].strip(' "“‘(') != "":
+            continue  # a capitalised number word mid-sentence is a name
+        if m.group(0).lower() == "one":
+            continue  # "one of them", "one official": a pronoun far more often than a count
+        value = words_to_number(m.group(0))
+        if value is None:
+            continue
+        found.append(_mention(m.start(), m.end(), "count", value))
+    for m in _VAGUE.finditer(sentence):
+        phrase = m.group("phrase").lower()
+        low, high = lx.VAGUE_AMOUNTS[phrase]
+        end = m.start() + len(m.group("phrase"))
+        found.append(
+            Quantity(
+                m.start(),
+                end,
+                m.start(),
+                end,
+                "count",
+                None,
+                phrase,
+                "vague",
+                float(low),
+                float(high),
+            )
+        )
+    for m in _MULTIPLIER.finditer(sentence):
+        word = (m.group("word") or m.group("verb")).lower()
+        value = lx.MULTIPLIERS.get(word)
+        if value is None and word.endswith("fold"):
+            value = words_to_number(word[:-4])
+        if value is None:
+            continue
+        found.append(_mention(m.start(), m.end(), "ratio", value, unit="times"))
+    # Overlaps: keep the longest mention ("two hundred" over "two").
+    found.sort(key=lambda q: (q.start, -(q.end - q.start)))
+    kept: list[Quantity] = []
+    for q in found:
+        if kept and q.start < kept[-1].end:
+            continue
+        kept.append(q)
+    return kept
+
+
+_YEAR_CONTEXT = re.compile(
+    r"(?:©|\(c\)|copyright|in|since|until|by|of|from|during|before|after|to|and|"
+    + "|".join(lx.MONTHS)
+    + r")[\s,]*$",
+    re.IGNORECASE,
+)
+_NUMBER_LABEL = re.compile(r"(?:\bno\.|\bnumber|#|\bpage|\bp\.|\bfigure|\btable)\s*$", re.I)
+
+
+# Numbers that name or locate something rather than count it.
+_PHONE_REST = re.compile(r"\)?[\s.-]*\d{3}[\s.-]\d{4}(?!\d)")  # after "(312" or "312"
+_STREET = re.compile(
+    r"\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.|"
+    r"Lane|Ln\.|Drive|Dr\.|Way|Place|Court|Parkway|Pike|Square)(?!\w)"
+)
+_NAME_BEFORE = re.compile(r"(?<=[^.!?“\"]\s)(?P<word>[A-Z][A-Za-z]*)\s$")
+_AGE_BEFORE = re.compile(r"[A-Z][\w'’.-]+,\s$")
+
+
+def _is_identifier(sentence: str, q: Quantity) -> bool:
+    """A phone number, a street address, an age in apposition ("Jane Roe, 46, said") or a
+    name with a number ("Route 9", "Motel 6", "Series 40"): none of them is a claim."""
+    if q.kind != "count" or q.qualifier != "exact":
+        return False
+    text = sentence[q.number_start : q.number_end]
+    if not text.isdigit():
+        return False
+    before, after = sentence[: q.number_start], sentence[q.number_end :]
+    if _PHONE_REST.match(after) or _STREET.match(after):
+        return True
+    if int(text) < 120 and _AGE_BEFORE.search(before) and re.match(r"\s*,", after):
+        return True
+    name = _NAME_BEFORE.search(before)
+    return bool(
+        name
+        and name.group("word").lower() not in lx.MONTHS
+        and name.group("word").lower() not in lx.WEEKDAYS
+    )
+
+
+def _is_year(sentence: str, q: Quantity) -> bool:
+    text = sentence[q.number_start : q.number_end]
+    if not re.fullmatch(r"1[89]\d\d|20\d\d", text) or q.kind != "count":
+        return False
+    return bool(_YEAR_CONTEXT.search(sentence[: q.number_start])) or not _plural_noun_follows(
+        sentence, q.number_end
+    )
+
+
+def _plural_noun_follows(sentence: str, end: int) -> bool:
+    nxt = re.match(r"\s+([A-Za-z][\w-]*)", sentence[end:])
+    return bool(nxt and nxt.group(1).lower().endswith("s") and nxt.group(1)[0].islower())
+
+
+def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], int]:
+    """Tokens of the noun phrase that follows a number, and where it ends."""
+    tokens: list[tuple[str, int, int]] = []
+    pos = end
+    for m in _TOKEN.finditer(sentence, end):
+        if sentence[pos : m.start()].strip():
+            break
+        word = m.group(0)
+        lower = word.lower()
+        if word.startswith("("):
+            if not tokens:
+                break
+            tokens.append((word, m.start(), m.end()))
+            pos = m.end()
+            continue
+        if not re.match(r"[A-Za-z]", word):
+            break
+        if lower == "and" and tokens:
+            nxt = re.match(r"\s+(\w+)", sentence[m.end() :])
+            if nxt and nxt.group(1).lower() in lx.SOFT_MODIFIERS:
+                tokens.append((word, m.start(), m.end()))
+                pos = m.end()
+                continue
+            break
+        if lower in lx.NP_STOPWORDS or lower in lx.QUALIFIERS:
+            break
+        if tokens and re.search(r"(?:ed|ing)$", lower) and lower not in lx.GENERIC_PEOPLE:
+            break
+        tokens.append((word, m.start(), m.end()))
+        pos = m.end()
+        if len(tokens) >= 7:
+            break
+    while tokens and tokens[-1][0].startswith("("):
+        tokens.pop()
+    return tokens, (tokens[-1][2] if tokens else end)
+
+
+def _plural(word: str) -> str:
+    lower = word.lower()
+    if lower in (
+        "people",
+        "staff",
+        "personnel",
+        "police",
+        "percent",
+        "cattle",
+        "aircraft",
+        "children",
+        "men",
+        "women",
+        "feet",
+        "teeth",
+        "data",
+        "media",
+        "sheep",
+        "fish",
+    ):
+        return lower
+    if lower.endswith("s"):
+        return lower
+    if lower == "person":
+        return "people"
+    if re.search(r"[^aeiou]y$", lower):
+        return lower[:-1] + "ies"
+    return lower + "s"
+
+
+def head_unit(tokens: list[str]) -> str | None:
+    """The counted noun of a phrase: its last word, normalized to a plural."""
+    words = [t for t in tokens if not t.startswith("(")]
+    if not words:
+        return None
+    if all(w[0].isupper() for w in words):
+        return None  # a name ("Homeland Security Investigations"), not a unit
+    head = words[-1].lower()
+    if head in lx.PLACEHOLDER_HEADS and len(words) > 1:
+        head = words[-2].lower()
+    head = _plural(head)
+    return lx.HEAD_SYNONYMS.get(head, head)
+
+
+def find_quantities(sentence: str) -> list[Quantity]:
+    """Every quantity stated in the sentence, with qualifier, unit, subject and rate."""
+    result: list[Quantity] = []
+    for q in _raw_mentions(sentence):
+        before = sentence[: q.number_start]
+        if _NUMBER_LABEL.search(before) or _is_year(sentence, q) or _is_identifier(sentence, q):
+            continue
+        if q.qualifier == "exact":
+            qualifier, q.start = _qualifier_before(sentence, q.number_start)
+            # "some" and "under" are too common as plain words to trust before a vague amount.
+            q.qualifier = qualifier
+            if qualifier != "exact" and q.value is not None:
+                q.lower, q.upper = _bounds(qualifier, q.value)
+        np_from = q.number_end
+        if q.qualifier == "vague" and (of := re.match(r"\s+of\b", sentence[q.number_end :])):
+            np_from = q.number_end + of.end()
+        tokens, np_end = _noun_phrase(sentence, np_from)
+        q.head_tokens = [t for t, _, _ in tokens]
+        if q.kind not in ("percent", "ratio"):
+            unit = head_unit(q.head_tokens)
+            if unit in lx.TIME_NOUNS:
+                continue  # a duration or an age
+            if tokens and unit is not None:
+                q.unit = unit
+                q.subject = sentence[tokens[0][1] : np_end]
+                q.end = np_end
+            if q.kind == "count" and (next_word := _next_word(sentence, q.number_end)):
+                currency = lx.CURRENCY_WORDS.get(next_word.lower())
+                if currency:
+                    q.kind, q.currency, q.unit = "money", currency, None
+        elif q.kind == "percent":
+            of = re.match(r"\s+(?:of|for|in)\s+(?:the\s+)?", sentence[q.number_end :])
+            if of:
+                words, _ = _noun_phrase(sentence, q.number_end + of.end())
+                if words:
+                    q.subject = sentence[words[0][1] : words[-1][2]]
+        if q.kind == "ratio":
+            obj = re.match(
+                r"\s+(?:the\s+)?(?:number|amount|level|total)\s+of\s+"
+                r"((?:[\w’'-]+\s+){0,3}?[\w’'-]+s)\b",
+                sentence[q.number_end :],
+            )
+            if obj:
+                q.subject = obj.group(1)
+        if q.unit is None and q.kind == "count":
+            of = re.match(r"\s+of\s+(?:the|those|these|their)\s+", sentence[q.number_end :])
+            if of:
+                words, of_end = _noun_phrase(sentence, q.number_end + of.end())
+                q.unit = head_unit([w for w, _, _ in words])
+                if q.unit in lx.SOURCE_NOUNS and _SOURCE_AFTER.match(sentence[of_end:]):
+                    continue  # "two of the sources said"
+        if _counts_sources(sentence, q):
+            continue
+        q.per = _rate(sentence, q)
+        if q.per and q.kind == "count":
+            q.kind = "rate"
+        result.append(q)
+    _inherit_units(result)
+    return result
+
+
+_SOURCE_AFTER = re.compile(
+    r"^[\s,]*(?:" + "|".join(re.escape(w) for w in lx.SOURCE_COUNT_AFTER) + r"|who\s+(?:\w+\s+)"
+    r"{0,3}?(?:spoke|said|told|requested|asked|described|know|knew|briefed|declined|"
+    r"were\s+briefed|have\s+knowledge))\b",
+    re.I,
+)
+_SOURCE_BEFORE = re.compile(
+    r"\b(?:" + "|".join(re.escape(w) for w in lx.SOURCE_COUNT_BEFORE) + r")\s+(?:the\s+)?$", re.I
+)
+
+
+def _counts_sources(sentence: str, q: Quantity) -> bool:
+    """'two sources familiar with...', 'according to four people': attribution, not a claim."""
+    if q.unit not in lx.SOURCE_NOUNS or q.kind != "count":
+        return False
+    return bool(
+        _SOURCE_AFTER.match(sentence[q.end :]) or _SOURCE_BEFORE.search(sentence[: q.start])
+    )
+
+
+def _next_word(sentence: str, end: int) -> str | None:
+    m = re.match(r"\s+([A-Za-z]+)", sentence[end:])
+    return m.group(1) if m else None
+
+
+def _rate(sentence: str, q: Quantity) -> str | None:
+    after = _RATE_AFTER.match(sentence[q.end :])
+    if after:
+        return lx.RATE_PERIODS.get((after.group("p") or "").lower()) or lx.RATE_ADVERBS.get(
+            (after.group("adv") or "").lower()
+        )
+    if q.kind in ("count",) and (before := _RATE_BEFORE.search(sentence[: q.start])):
+        adv = before.group("adv").lower()
+        return {"annual": "year"}.get(adv) or lx.RATE_ADVERBS.get(adv)
+    return None
+
+
+def _inherit_units(found: list[Quantity]) -> None:
+    """'3,000 ICE agents, including 1,800 from HSI': the 1,800 are agents too."""
+    for i, q in enumerate(found):
+        if q.kind in ("count", "rate") and q.unit is None:
+            for prev in reversed(found[:i]):
+                if prev.unit and prev.kind in ("count", "rate"):
+                    q.unit, q.head_tokens = prev.unit, prev.head_tokens
+                    break

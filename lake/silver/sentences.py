@@ -1,0 +1,139 @@
+"""Split an article body into paragraphs and sentences, keeping character offsets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Sentence:
+    index: int  # position in the article, from 0
+    paragraph: int  # line number of the paragraph it belongs to, from 0
+    start: int  # offset of its first character in the body
+    text: str
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
+
+
+# Abbreviations that never end a sentence (titles, "No.", months)...
+_NEVER_FINAL = {
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "st",
+    "gen",
+    "sen",
+    "rep",
+    "gov",
+    "lt",
+    "col",
+    "sgt",
+    "capt",
+    "no",
+    "vs",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "aug",
+    "sept",
+    "sep",
+    "oct",
+    "nov",
+    "dec",
+    "prof",
+    "jr",
+    "sr",
+    "ft",
+    "mt",
+    "pres",
+    "rev",
+    "maj",
+    "adm",
+    "cmdr",
+}
+# ...and ones that end a sentence only when a typical sentence opener follows.
+_MAYBE_FINAL = {"u.s", "u.k", "d.c", "a.m", "p.m", "inc", "corp", "co", "ltd", "e.g", "i.e", "etc"}
+_OPENERS = {
+    "the",
+    "a",
+    "an",
+    "it",
+    "he",
+    "she",
+    "they",
+    "we",
+    "i",
+    "this",
+    "that",
+    "these",
+    "those",
+    "in",
+    "on",
+    "but",
+    "and",
+    "at",
+    "as",
+    "after",
+    "before",
+    "when",
+    "while",
+    "there",
+    "his",
+    "her",
+    "their",
+    "its",
+    "our",
+    "since",
+    "for",
+    "if",
+    "some",
+    "many",
+    "officials",
+    "meanwhile",
+}
+_BOUNDARY = re.compile(r"[.!?…]+[\"”’')\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])")
+_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)\.[\"”’')\]]*$")
+
+
+def _is_boundary(text: str, match: re.Match[str]) -> bool:
+    before = text[: match.start() + 1]
+    word_match = _LAST_WORD.search(before)
+    if word_match is None:
+        return True
+    word = word_match.group(1).lower()
+    if word in _NEVER_FINAL:
+        return False
+    if word in _MAYBE_FINAL or (len(word) == 1 and word.isalpha()):
+        following = text[match.end() :].split(" ", 1)[0].strip('"“‘(').lower()
+        return following in _OPENERS
+    return True
+
+
+def split_sentences(body: str) -> list[Sentence]:
+    """Sentences of every non-empty line; a line is a paragraph in these articles."""
+    sentences: list[Sentence] = []
+    offset = 0
+    for paragraph, line in enumerate(body.split("\n")):
+        start = 0
+        for match in _BOUNDARY.finditer(line):
+            if not _is_boundary(line, match):
+                continue
+            end = match.end()
+            _append(sentences, paragraph, offset + start, line[start:end])
+            start = end
+        _append(sentences, paragraph, offset + start, line[start:])
+        offset += len(line) + 1
+    return sentences
+
+
+def _append(sentences: list[Sentence], paragraph: int, start: int, text: str) -> None:
+    stripped = text.rstrip()
+    lead = len(stripped) - len(stripped.lstrip())
+    stripped = stripped.lstrip()
+    if stripped:
+        sentences.append(Sentence(len(sentences), paragraph, start + lead, stripped))

@@ -1,0 +1,115 @@
+"""Bronze and silver as Dagster assets: one lake call each, metadata from the tables written.
+
+Asset keys are the lake's table names (`bronze.articles` -> `bronze/articles`), which is also
+what dagster-dbt derives for the dbt sources, so lineage runs from files to gold unbroken.
+"""
+
+import dagster as dg
+
+from lake.bronze.ingest import ingest
+from lake.schemas import BRONZE_ARTICLES, BRONZE_REJECTS, SILVER_CLAIMS, SILVER_CLAIMS_QUARANTINE
+from lake.silver.publish import extract_new
+from orchestration.metadata import table_metadata
+from orchestration.resources import LakeResource
+
+BRONZE_ARTICLES_KEY = dg.AssetKey(["bronze", "articles"])
+BRONZE_REJECTS_KEY = dg.AssetKey(["bronze", "rejects"])
+SILVER_CLAIMS_KEY = dg.AssetKey(["silver", "claims"])
+SILVER_QUARANTINE_KEY = dg.AssetKey(["silver", "claims_quarantine"])
+
+# Columns shown in each table's preview (presentation only; long text such as body left out).
+PREVIEW_COLUMNS = {
+    BRONZE_ARTICLES.name: ("source_uri", "outlet", "title", "published_at", "char_count"),
+    BRONZE_REJECTS.name: ("source_uri", "reason", "size_bytes"),
+    SILVER_CLAIMS.name: ("claim_text", "kind", "value", "unit", "measure_key", "attribution_kind"),
+    SILVER_CLAIMS_QUARANTINE.name: ("claim_text", "kind", "measure_key", "rules_broken"),
+}
+
+
+def _spec(key: dg.AssetKey, description: str, deps=()) -> dg.AssetSpec:
+    return dg.AssetSpec(
+        key, description=description, deps=deps, group_name=key.path[0], kinds={"spark", "delta"}
+    )
+
+
+@dg.multi_asset(
+    name="bronze_ingest",
+    specs=[
+        _spec(BRONZE_ARTICLES_KEY, BRONZE_ARTICLES.description),
+        _spec(BRONZE_REJECTS_KEY, BRONZE_REJECTS.description),
+    ],
+)
+def bronze_ingest(context: dg.AssetExecutionContext, lake: LakeResource):
+    """Input folder -> bronze.articles and bronze.rejects (lake.bronze.ingest.ingest)."""
+    with lake.open(context.run.run_id) as h:
+        summary = ingest(h.spark, h.lake, h.settings.input_dir, h.run_id, h.settings.max_file_bytes)
+        context.log.info(
+            f"bronze: {summary.files_seen} files seen = {summary.new_articles} new articles + "
+            f"{summary.unchanged} unchanged + {summary.duplicates} duplicates + "
+            f"{summary.rejected} rejected + {summary.sidecars} sidecars"
+        )
+        yield dg.MaterializeResult(
+            asset_key=BRONZE_ARTICLES_KEY,
+            metadata=table_metadata(
+                h.lake,
+                BRONZE_ARTICLES.name,
+                PREVIEW_COLUMNS[BRONZE_ARTICLES.name],
+                {
+                    "input_dir": dg.MetadataValue.path(str(h.settings.input_dir)),
+                    "files_seen": summary.files_seen,
+                    "new_articles": summary.new_articles,
+                    "unchanged": summary.unchanged,
+                    "duplicates": summary.duplicates,
+                    "sidecars": summary.sidecars,
+                },
+            ),
+        )
+        yield dg.MaterializeResult(
+            asset_key=BRONZE_REJECTS_KEY,
+            metadata=table_metadata(
+                h.lake,
+                BRONZE_REJECTS.name,
+                PREVIEW_COLUMNS[BRONZE_REJECTS.name],
+                {"rejected_this_run": summary.rejected},
+            ),
+        )
+
+
+@dg.multi_asset(
+    name="silver_extract",
+    specs=[
+        _spec(SILVER_CLAIMS_KEY, SILVER_CLAIMS.description, deps=[BRONZE_ARTICLES_KEY]),
+        _spec(SILVER_QUARANTINE_KEY, SILVER_CLAIMS_QUARANTINE.description, [BRONZE_ARTICLES_KEY]),
+    ],
+)
+def silver_extract(context: dg.AssetExecutionContext, lake: LakeResource):
+    """New bronze articles -> silver.claims, rule breakers to silver.claims_quarantine
+    (lake.silver.publish.extract_new)."""
+    with lake.open(context.run.run_id) as h:
+        summary = extract_new(h.spark, h.lake, h.run_id)
+        context.log.info(
+            f"silver: {summary.articles_processed} articles -> {summary.claims} claims, "
+            f"{summary.quarantined} quarantined (extractor {summary.extractor_version})"
+        )
+        run = {
+            "articles_processed": summary.articles_processed,
+            "extractor_version": summary.extractor_version,
+        }
+        yield dg.MaterializeResult(
+            asset_key=SILVER_CLAIMS_KEY,
+            metadata=table_metadata(
+                h.lake,
+                SILVER_CLAIMS.name,
+                PREVIEW_COLUMNS[SILVER_CLAIMS.name],
+                {**run, "claims_this_run": summary.claims, "rows_quarantined": summary.quarantined},
+            ),
+        )
+        yield dg.MaterializeResult(
+            asset_key=SILVER_QUARANTINE_KEY,
+            metadata=table_metadata(
+                h.lake,
+                SILVER_CLAIMS_QUARANTINE.name,
+                PREVIEW_COLUMNS[SILVER_CLAIMS_QUARANTINE.name],
+                {**run, "rows_quarantined": summary.quarantined},
+            ),
+        )

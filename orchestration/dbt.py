@@ -1,0 +1,231 @@
+"""Gold: the dbt project as Dagster assets, built in-process on the run's SparkSession.
+
+dagster-dbt supplies the asset graph (keys, deps, descriptions, column schemas, dbt tests as
+asset checks) from the manifest. It does not run dbt here: `DbtCliResource.cli()` starts dbt as a
+subprocess, and with dbt-spark's `session` method that is a second JVM, which the embedded Derby
+metastore would refuse and which costs seconds of start-up. Instead the asset calls
+`lake.gold.build.build_gold` (dbtRunner, in-process: dbt-spark's getOrCreate() returns the run's
+session) and turns dbt's run_results.json into materializations and check results.
+"""
+
+import fcntl
+import functools
+import json
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtProject, dbt_assets
+
+from lake.gold.build import DBT_PROJECT_DIR, GoldBuildError, build_gold, dbt_args
+from lake.storage import Lake
+from orchestration.environment import Environment
+from orchestration.metadata import table_metadata
+from orchestration.resources import LakeHandle, LakeResource
+
+# The manifest the code location loads: parsed here, beside this package, so it never races with
+# a `dbt build` someone runs by hand in dbt_project/ (which writes dbt_project/target/).
+DBT_STATE_DIR = Path(__file__).resolve().parent / ".dbt"
+_NOT_PROJECT_FILES = {"target", "logs", "dbt_packages"}
+_UNIQUE_ID = "dagster_dbt/unique_id"  # dagster-dbt's metadata key naming a check's dbt test
+
+
+class ClaimhouseDbtTranslator(DagsterDbtTranslator):
+    """Asset key = the relation dbt reads or writes, `<schema>/<table>`: sources bronze.articles
+    and silver.claims land on the Python assets' keys, models on gold/, gold_staging/ and
+    gold_intermediate/ as their folder's `+schema` says. A `meta: {dagster: {asset_key: [...]}}`
+    in dbt still wins."""
+
+    def get_asset_key(self, dbt_resource_props: Mapping[str, Any]) -> dg.AssetKey:
+        meta = dbt_resource_props.get("config", {}).get("meta") or dbt_resource_props.get("meta")
+        if (meta or {}).get("dagster", {}).get("asset_key"):
+            return super().get_asset_key(dbt_resource_props)
+        if dbt_resource_props["resource_type"] == "source":
+            table = dbt_resource_props.get("identifier") or dbt_resource_props["name"]
+        else:
+            table = dbt_resource_props.get("alias") or dbt_resource_props["name"]
+        return dg.AssetKey([dbt_resource_props["schema"], table])
+
+    def get_group_name(self, dbt_resource_props: Mapping[str, Any]) -> str | None:
+        # The dbt project builds the gold layer; meta.dagster.group or a dbt group still wins.
+        return super().get_group_name(dbt_resource_props) or "gold"
+
+
+# dbt tests on models are asset checks. Tests on the sources (bronze.articles, silver.claims) are
+# not: as checks of the Python assets they made Dagster split this multi-asset into two steps,
+# one of which ran (and so ran `dbt build`) before silver existed. They still run in `dbt build`
+# and fail it at severity error.
+TRANSLATOR = ClaimhouseDbtTranslator(
+    DagsterDbtTranslatorSettings(enable_source_tests_as_checks=False)
+)
+
+
+@functools.cache
+def dbt_project(target: str) -> DbtProject:
+    return DbtProject(
+        project_dir=DBT_PROJECT_DIR, target_path=DBT_STATE_DIR / "target", target=target
+    )
+
+
+def prepare_manifest(project: DbtProject) -> Path:
+    """`dbt parse` in this process (dbtRunner: no subprocess, no network, no Spark) when the
+    manifest is missing or older than a file of the dbt project. ~6 s cold, <1 s with dbt's
+    partial parse; a lock keeps concurrent loaders (webserver, daemon, run workers) apart."""
+    manifest = project.manifest_path
+    if _is_fresh(manifest):
+        return manifest
+    DBT_STATE_DIR.mkdir(parents=True, exist_ok=True)
+    with open(DBT_STATE_DIR / "parse.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not _is_fresh(manifest):  # another process may have parsed while we waited
+            _parse(project)
+    return manifest
+
+
+def _is_fresh(manifest: Path) -> bool:
+    if not manifest.exists():
+        return False
+    built = manifest.stat().st_mtime
+    for folder, dirs, names in os.walk(DBT_PROJECT_DIR):
+        dirs[:] = [d for d in dirs if d not in _NOT_PROJECT_FILES and not d.startswith(".")]
+        for name in names:
+            if not name.startswith(".") and os.stat(os.path.join(folder, name)).st_mtime > built:
+                return False
+    return True
+
+
+def _parse(project: DbtProject) -> None:
+    from dbt.cli.main import dbtRunner
+
+    args = [
+        "parse",
+        "--project-dir",
+        str(project.project_dir),
+        "--profiles-dir",
+        str(project.profiles_dir),
+        "--target-path",
+        str(project.project_dir / project.target_path),
+        "--log-path",
+        str(DBT_STATE_DIR / "logs"),
+        "--quiet",
+        "--no-send-anonymous-usage-stats",
+        *(["--target", project.target] if project.target else []),
+    ]
+    result = dbtRunner().invoke(args)
+    if not result.success or not project.manifest_path.exists():
+        raise RuntimeError(
+            f"dbt parse of {project.project_dir} failed: {result.exception or 'see'} "
+            f"{DBT_STATE_DIR / 'logs' / 'dbt.log'}"
+        )
+
+
+def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
+    project = dbt_project(env.dbt_target)
+    manifest = json.loads(prepare_manifest(project).read_text())
+
+    @dbt_assets(
+        manifest=manifest,
+        project=project,
+        dagster_dbt_translator=TRANSLATOR,
+        name="gold_dbt_build",
+    )
+    def gold_dbt_build(context: dg.AssetExecutionContext, lake: LakeResource):
+        """`dbt build` of dbt_project/ in this run's SparkSession (lake.gold.build.build_gold)."""
+        all_keys = set(context.assets_def.keys)
+        if set(context.selected_asset_keys) != all_keys:
+            # build_gold builds the whole project (as `claimhouse run` does): every gold table is
+            # rebuilt from silver, and only the selected ones are reported as materialized.
+            context.log.warning(
+                "dbt builds every model of dbt_project/; materializations are reported for the "
+                f"{len(context.selected_asset_keys)} selected of {len(all_keys)} gold assets"
+            )
+        with lake.open(context.run.run_id) as h:
+            failure: GoldBuildError | None = None
+            try:
+                summary = build_gold(h.spark, h.settings, h.run_id)
+                context.log.info(
+                    f"gold: {summary.models} models, {summary.tests_passed} tests passed, "
+                    f"{summary.tests_warned} warned ({summary.seconds:.1f} s in dbt)"
+                )
+            except GoldBuildError as exc:
+                failure = exc  # report what did build and which tests failed, then fail the step
+            yield from _events(context, manifest, project, h, _run_results(h))
+            if failure is not None:
+                raise failure
+
+    return gold_dbt_build
+
+
+def _run_results(h: LakeHandle) -> list[Mapping[str, Any]]:
+    """This run's results from dbt's run_results.json (where build_gold's dbt_args put it)."""
+    args = dbt_args("build", h.settings, h.run_id)
+    path = Path(args[args.index("--target-path") + 1]) / "run_results.json"
+    if not path.exists():
+        return []
+    data = json.loads(path.read_text())
+    run_vars = data.get("args", {}).get("vars") or {}
+    if isinstance(run_vars, str):
+        run_vars = json.loads(run_vars)
+    if run_vars.get("run_id") != h.run_id:  # an earlier run's: dbt never got to write this one's
+        return []
+    return data.get("results", [])
+
+
+def _events(
+    context: dg.AssetExecutionContext,
+    manifest: Mapping[str, Any],
+    project: DbtProject,
+    h: LakeHandle,
+    results: list[Mapping[str, Any]],
+) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
+    selected = set(context.selected_asset_keys)
+    checks_by_test = {
+        spec.metadata[_UNIQUE_ID]: spec.key
+        for spec in context.assets_def.check_specs
+        if _UNIQUE_ID in spec.metadata
+    }
+    selected_checks = set(context.selected_asset_check_keys)
+    lake: Lake = h.lake
+    for result in results:  # models first: a check result follows its asset's materialization
+        unique_id, status = result["unique_id"], result["status"]
+        if not unique_id.startswith("model.") or status != "success":
+            continue
+        key = TRANSLATOR.get_asset_spec(manifest, unique_id, project).key
+        if key not in selected:
+            continue
+        node = manifest["nodes"][unique_id]
+        yield dg.MaterializeResult(
+            asset_key=key,
+            metadata=table_metadata(
+                lake,
+                f"{node['schema']}.{node['alias']}",
+                preview_columns=list(node.get("columns", {})),
+                extra={
+                    "dbt_unique_id": unique_id,
+                    "dbt_seconds": dg.MetadataValue.float(float(result["execution_time"] or 0)),
+                },
+            ),
+        )
+    for result in results:
+        check_key = checks_by_test.get(result["unique_id"])
+        if check_key is None or check_key not in selected_checks:
+            continue
+        status = result["status"]
+        if status == "skipped":  # its model did not build; the step fails on that
+            continue
+        yield dg.AssetCheckResult(
+            asset_key=check_key.asset_key,
+            check_name=check_key.name,
+            passed=status == "pass",
+            severity=(
+                dg.AssetCheckSeverity.WARN if status == "warn" else dg.AssetCheckSeverity.ERROR
+            ),
+            metadata={
+                "status": status,
+                "failing_rows": int(result.get("failures") or 0),
+                "message": str(result.get("message") or ""),
+                "dbt_unique_id": result["unique_id"],
+            },
+        )

@@ -1,0 +1,168 @@
+"""Bronze ingestion on the shipped seeds and on a folder of crafted bad files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from lake.bronze.ingest import IngestSummary, ingest
+
+from ..conftest import SEEDS
+
+LIMIT = 5 * 1024 * 1024
+
+
+def run(spark, lake, folder: Path, run_id: str, limit: int = LIMIT) -> IngestSummary:
+    return ingest(spark, lake, folder, run_id, limit)
+
+
+def table(lake, name: str, *cols: str) -> set[tuple]:
+    return {tuple(r) for r in lake.read(name).select(*cols).collect()}
+
+
+def test_seeds_become_five_articles(spark, lake):
+    summary = run(spark, lake, SEEDS, "r1")
+    assert summary == IngestSummary("r1", 5, 5, 0, 0, 0, 0)
+    expected = {}
+    for path in sorted(SEEDS.glob("*.txt")):
+        body = path.read_text(encoding="utf-8").strip()
+        expected[path.name] = (hashlib.sha256(body.encode()).hexdigest(), body, len(body))
+    got = {
+        r["source_uri"]: (r["article_id"], r["body"], r["char_count"])
+        for r in lake.read("bronze.articles").collect()
+    }
+    assert got == expected
+    outlets = table(lake, "bronze.articles", "source_uri", "outlet")
+    # Only two seeds state their publisher: a copyright line and a "request for comment" line.
+    assert outlets == {
+        ("000_60622ccef9644d1f.txt", "Daily Beast"),
+        ("001_0eacdaaccfa7ca56.txt", None),
+        ("002_51ff2334b7afe473.txt", "Latin Times"),
+        ("003_6c01dbacb232ee45.txt", None),
+        ("004_953d131a4f74b23f.txt", None),
+    }
+    assert table(lake, "bronze.articles", "run_id") == {("r1",)}
+    assert lake.count("bronze.rejects") == 0
+
+
+def test_rerun_adds_nothing(spark, lake):
+    run(spark, lake, SEEDS, "r1")
+    versions = {t: lake.version(t) for t in ("bronze.articles", "bronze.rejects")}
+    again = run(spark, lake, SEEDS, "r2")
+    assert again == IngestSummary("r2", 5, 0, 5, 0, 0, 0)
+    assert lake.count("bronze.articles") == 5
+    assert table(lake, "bronze.articles", "run_id") == {("r1",)}
+    # A MERGE that inserts nothing must not even commit a new version.
+    assert {t: lake.version(t) for t in versions} == versions
+    log = table(lake, "bronze.ingest_log", "run_id", "outcome")
+    assert log == {("r1", "new"), ("r2", "unchanged")}
+    assert lake.count("bronze.ingest_log") == 10
+
+
+def test_changed_file_is_a_new_article_and_the_old_one_stays(spark, lake, seeds_copy):
+    run(spark, lake, seeds_copy, "r1")
+    target = seeds_copy / "004_953d131a4f74b23f.txt"
+    target.write_text(target.read_text() + "\nCorrection: the meeting was on May 20.")
+    summary = run(spark, lake, seeds_copy, "r2")
+    assert (summary.new_articles, summary.unchanged) == (1, 4)
+    versions = table(lake, "bronze.articles", "source_uri", "run_id")
+    assert ("004_953d131a4f74b23f.txt", "r1") in versions
+    assert ("004_953d131a4f74b23f.txt", "r2") in versions
+    assert lake.count("bronze.articles") == 6
+
+
+@pytest.fixture
+def bad_folder(tmp_path: Path) -> Path:
+    """One file per way an input can fail, plus good articles with and without sidecars."""
+    folder = tmp_path / "bad"
+    (folder / "nested" / "deeper").mkdir(parents=True)
+    shutil.copy(SEEDS / "004_953d131a4f74b23f.txt", folder / "a_story.txt")
+    shutil.copy(SEEDS / "004_953d131a4f74b23f.txt", folder / "nested" / "copy.txt")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "blank.md").write_text("   \n\n\t  \n")
+    (folder / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 4)
+    (folder / "latin1.txt").write_bytes(
+        "Caf\xe9 owners said 40 staff were hired.".encode("latin-1")
+    )
+    (folder / "huge.txt").write_text("Officials counted 3,000 arrests. " * 100)
+    (folder / "report.pdf").write_bytes(b"%PDF-1.4 fake")
+    (folder / "orphan.json").write_text('{"outlet": "Nobody"}')
+    (folder / "broken.txt").write_text("An article whose sidecar is broken.")
+    (folder / "broken.json").write_text('{"outlet": "NBC News",')
+    (folder / "nested" / "deeper" / "story.md").write_text(
+        "# Troops deployed\n\nUp to 21,000 National Guard troops were requested."
+    )
+    (folder / "nested" / "deeper" / "story.json").write_text(
+        json.dumps(
+            {"outlet": "NBC News", "published_at": "2025-05-30T12:00:00Z", "url": "https://x/y"}
+        )
+    )
+    (folder / ".hidden.txt").write_text("Editors' notes, not an article.")
+    # Spark's own file listing skips names starting with '_'; claimhouse must not.
+    (folder / "_draft.txt").write_text("A draft that counts 12 new hires.")
+    return folder
+
+
+EXPECTED_REJECTS = {
+    "empty.txt": "empty file (0 bytes)",
+    "blank.md": "only whitespace: no article text",
+    "image.txt": "binary file (contains NUL bytes): convert it to UTF-8 text (.txt or .md)",
+    "latin1.txt": "not valid UTF-8 text (byte 0xe9 at offset 3): re-save the file as UTF-8",
+    "huge.txt": "file is 3,300 bytes, over the 3,000-byte limit: split it or raise "
+    "--max-file-bytes",
+    "report.pdf": "unsupported file type '.pdf': claimhouse reads .txt and .md",
+    "orphan.json": "metadata sidecar with no article of the same name (.txt or .md) beside it",
+    "broken.txt": "sidecar broken.json is not valid JSON (line 1, column 23: Expecting "
+    "property name enclosed in double quotes): fix or remove it",
+}
+
+
+def test_bad_files_are_rejected_with_reasons(spark, lake, bad_folder):
+    summary = run(spark, lake, bad_folder, "r1", limit=3000)
+    # 14 visible files: 3 articles, 1 duplicate, 8 rejects, 2 sidecars (broken.json and
+    # story.json both belong to an article); .hidden.txt is not seen.
+    assert summary == IngestSummary("r1", 14, 3, 0, 1, 8, 2)
+    assert summary.accounted == summary.files_seen
+    rejects = {r["source_uri"]: r["reason"] for r in lake.read("bronze.rejects").collect()}
+    original_id = hashlib.sha256(
+        (SEEDS / "004_953d131a4f74b23f.txt").read_text().strip().encode()
+    ).hexdigest()
+    assert rejects == {
+        **EXPECTED_REJECTS,
+        "nested/copy.txt": f"duplicate of article {original_id} (a_story.txt): same text after "
+        "normalization",
+    }
+    articles = {r["source_uri"]: r for r in lake.read("bronze.articles").collect()}
+    assert set(articles) == {"_draft.txt", "a_story.txt", "nested/deeper/story.md"}
+    assert articles["_draft.txt"]["body"] == "A draft that counts 12 new hires."
+    story = articles["nested/deeper/story.md"]
+    assert (story["outlet"], story["title"], story["url"]) == (
+        "NBC News",
+        "Troops deployed",
+        "https://x/y",
+    )
+    assert story["published_at"].replace(tzinfo=UTC) == datetime(2025, 5, 30, 12, tzinfo=UTC)
+    log = {r["source_uri"]: r["outcome"] for r in lake.read("bronze.ingest_log").collect()}
+    assert len(log) == 14
+    assert log["broken.json"] == log["nested/deeper/story.json"] == "sidecar"
+    assert log["nested/copy.txt"] == "duplicate"
+
+
+def test_rejects_are_not_repeated_on_rerun(spark, lake, bad_folder):
+    run(spark, lake, bad_folder, "r1", limit=3000)
+    again = run(spark, lake, bad_folder, "r2", limit=3000)
+    assert again == IngestSummary("r2", 14, 0, 3, 1, 8, 2)
+    assert lake.count("bronze.rejects") == 9
+    assert table(lake, "bronze.rejects", "run_id") == {("r1",)}
+
+
+def test_missing_input_folder_is_a_clear_error(spark, lake, tmp_path):
+    from lake.storage import LakeError
+
+    with pytest.raises(LakeError, match=r"input folder .*/nope does not exist or is not a folder"):
+        run(spark, lake, tmp_path / "nope", "r1")

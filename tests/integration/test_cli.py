@@ -1,0 +1,160 @@
+"""The `claimhouse` command: exit codes, messages and output formats."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lake.bronze.ingest import ingest
+from lake.cli import app
+
+from ..conftest import SEEDS
+
+CLAIMHOUSE = str(Path(sys.executable).parent / "claimhouse")
+runner = CliRunner()
+
+
+def claimhouse(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+    return subprocess.run(
+        [CLAIMHOUSE, *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+# Argument errors are caught before Spark starts: these run in well under a second each.
+def test_help_lists_commands():
+    done = claimhouse("--help")
+    assert done.returncode == 0
+    for command in ("run", "sql", "history", "serve-sql", "generate"):
+        assert command in done.stdout
+
+
+def test_unknown_option_is_a_usage_error():
+    done = claimhouse("run", "--bogus")
+    assert done.returncode == 2
+    assert "No such option: --bogus" in done.stderr
+
+
+def test_missing_input_folder(tmp_path):
+    done = claimhouse("run", "--input", str(tmp_path / "nope"), "--warehouse", str(tmp_path))
+    assert done.returncode == 1
+    assert f"input folder {tmp_path / 'nope'} does not exist: pass --input DIR" in " ".join(
+        done.stderr.split()
+    )
+    assert "Traceback" not in done.stderr
+
+
+def test_history_needs_a_qualified_name():
+    done = claimhouse("history", "articles")
+    assert done.returncode == 2
+    assert "table names are '<layer>.<table>'" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def populated(spark, tmp_path_factory):
+    """One ingested warehouse shared by the read-only CLI tests below."""
+    from lake.storage import Lake
+
+    warehouse = tmp_path_factory.mktemp("cli") / "warehouse"
+    ingest(spark, Lake(spark, warehouse), SEEDS, "r1", 5 * 1024 * 1024)
+    return warehouse
+
+
+# In-process: the CLI reuses the test session's Spark (get_spark returns the active one).
+def test_sql_json_output(populated):
+    result = runner.invoke(
+        app,
+        [
+            "sql",
+            "SELECT source_uri, outlet FROM bronze.articles WHERE outlet IS NOT NULL "
+            "ORDER BY source_uri",
+            "--format",
+            "json",
+            "--warehouse",
+            str(populated),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == [
+        {"source_uri": "000_60622ccef9644d1f.txt", "outlet": "Daily Beast"},
+        {"source_uri": "002_51ff2334b7afe473.txt", "outlet": "Latin Times"},
+    ]
+
+
+def test_sql_csv_output_and_limit(populated):
+    query = "SELECT char_count FROM bronze.articles ORDER BY char_count"
+    result = runner.invoke(
+        app, ["sql", query, "--format", "csv", "--limit", "2", "--warehouse", str(populated)]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == ["char_count", "2652", "2726"]
+    assert "showing the first 2 rows" in result.stderr
+
+
+def test_sql_unknown_table(populated):
+    result = runner.invoke(app, ["sql", "SELECT * FROM gold.nope", "--warehouse", str(populated)])
+    assert result.exit_code == 2
+    assert "TABLE_OR_VIEW_NOT_FOUND" in result.stderr
+    assert "bronze.articles, bronze.ingest_log, bronze.rejects" in result.stderr
+
+
+def test_sql_syntax_error(populated):
+    result = runner.invoke(app, ["sql", "SELEC 1", "--warehouse", str(populated)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: SQL syntax:")
+
+
+def test_history_json(populated):
+    result = runner.invoke(
+        app, ["history", "bronze.articles", "--format", "json", "--warehouse", str(populated)]
+    )
+    assert result.exit_code == 0, result.output
+    history = json.loads(result.stdout)
+    assert [(h["version"], h["operation"], h["rows_written"]) for h in history] == [
+        (0, "CREATE TABLE", None),
+        (1, "MERGE", "5"),
+    ]
+
+
+def test_history_of_missing_table(populated):
+    result = runner.invoke(app, ["history", "gold.facts", "--warehouse", str(populated)])
+    assert result.exit_code == 1
+    assert "no Delta table gold.facts" in result.stderr
+
+
+@pytest.mark.slow
+def test_run_end_to_end_twice(tmp_path):
+    """The real console script in its own JVM: exit code 0, counts printed, rerun idempotent."""
+    args = ("run", "--input", str(SEEDS), "--warehouse", str(tmp_path / "wh"))
+    first = claimhouse(*args)
+    assert first.returncode == 0, first.stderr
+    text = " ".join(first.stdout.split())
+    assert (
+        "bronze: 5 files seen = 5 new articles + 0 unchanged + 0 duplicates + 0 rejected "
+        "+ 0 sidecars" in text
+    )
+    assert "bronze.articles │ 5 │ 1" in text
+    second = claimhouse(*args)
+    assert second.returncode == 0, second.stderr
+    assert "= 0 new articles + 5 unchanged" in " ".join(second.stdout.split())
+    assert (tmp_path / "wh" / "bronze" / "articles" / "_delta_log").is_dir()
+    # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
+    assert not (Path.cwd() / "derby.log").exists()
+    assert not (Path.cwd() / "spark-warehouse").exists()
+
+
+def test_generate_writes_a_corpus_with_ground_truth(tmp_path):
+    done = claimhouse(
+        "generate", "--articles", "12", "--events", "3", "--seed", "5", "--out", str(tmp_path)
+    )
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "articles").rglob("*.txt"))) == 12
+    assert len(list((tmp_path / "articles").rglob("*.json"))) == 12
+    assert (tmp_path / "truth" / "claims.jsonl").stat().st_size > 0
+    assert f"claimhouse run --input {tmp_path / 'articles'}" in " ".join(done.stdout.split())

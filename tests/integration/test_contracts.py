@@ -1,0 +1,191 @@
+"""Contracts on real Spark, Delta and Great Expectations: the seeds pass, bad rows are
+quarantined by rule, a broken `fail` rule stops the run, results land in audit.dq_results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pyspark.sql import functions as F
+
+from lake.bronze.ingest import ingest
+from lake.contracts import (
+    AUDIT_DQ_RESULTS,
+    CONTRACTS_DIR,
+    Contract,
+    ContractError,
+    ContractViolation,
+    apply_severities,
+    load_contracts,
+    record_results,
+    validate,
+)
+from lake.contracts.compile import build_suite
+from lake.silver.publish import extract_new
+from lake.storage import Lake
+
+from ..conftest import SEEDS
+
+LIMIT = 5 * 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def seeded(spark, tmp_path_factory):
+    """The seeds through bronze and silver once for this module: (lake, contracts, claims)."""
+    lake = Lake(spark, tmp_path_factory.mktemp("contracts") / "warehouse")
+    ingest(spark, lake, SEEDS, "c1", LIMIT)
+    extract_new(spark, lake, "c1")
+    claims = lake.read("silver.claims").persist()
+    claims.count()
+    yield lake, load_contracts(CONTRACTS_DIR), claims
+    claims.unpersist()
+
+
+@pytest.fixture(scope="module")
+def seed_report(spark, seeded):
+    lake, contracts, claims = seeded
+    return validate(spark, lake, contracts["silver.claims"], claims, "c1")
+
+
+@pytest.fixture(scope="module")
+def bad_batch(spark, seeded):
+    """Seed claims with three crafted faults, validated once: (ids, batch, report)."""
+    lake, contracts, claims = seeded
+    named = claims.where("attribution_kind = 'named_person'").first()["claim_id"]
+    attributed = claims.where(f"attribution IS NOT NULL AND claim_id <> '{named}'").first()[
+        "claim_id"
+    ]
+    span = claims.where(f"claim_id NOT IN ('{named}', '{attributed}')").first()["claim_id"]
+    ids = {"named": named, "span": span, "attributed": attributed}
+    batch = (
+        claims.withColumn(
+            "attribution",
+            F.when(F.col("claim_id") == named, F.lit(None))
+            .when(F.col("claim_id") == attributed, F.lit("A Source Nowhere In The Text"))
+            .otherwise(F.col("attribution")),
+        )
+        .withColumn(
+            "char_end",
+            F.when(F.col("claim_id") == span, F.col("char_end") + 1).otherwise(F.col("char_end")),
+        )
+        .persist()
+    )
+    report = validate(spark, lake, contracts["silver.claims"], batch, "c2", data_docs=False)
+    yield ids, batch, report
+    batch.unpersist()
+
+
+def test_every_rule_of_the_shipped_contract_passes_on_the_seeds(spark, seeded, seed_report):
+    lake, contracts, claims = seeded
+    report = seed_report
+    assert [r.rule for r in report.failed()] == []
+    assert len(report.results) == 12
+    assert {r.element_count for r in report.results} == {claims.count()}
+    assert report.contract == "expectations/contracts/silver.claims.yml"
+    assert report.data_docs is not None and report.data_docs.is_file()
+    assert lake.root in report.data_docs.parents
+    assert not (Path.cwd() / "gx").exists()
+    good, quarantined = apply_severities(spark, lake, contracts["silver.claims"], claims, report)
+    assert good is claims and quarantined is None
+    articles = validate(
+        spark,
+        lake,
+        contracts["bronze.articles"],
+        lake.read("bronze.articles"),
+        "c1",
+        data_docs=False,
+    )
+    assert articles.success, articles.summary()
+    suite = build_suite(contracts["silver.claims"])
+    assert {e.meta["rule"] for e in suite.expectations} == {r.rule for r in report.results}
+
+
+def test_rows_breaking_quarantine_rules_are_split_off_by_rule(spark, seeded, bad_batch):
+    lake, contracts, claims = seeded
+    ids, batch, report = bad_batch
+    assert report.result("attribution_present").unexpected_count == 1
+    assert report.result("span_matches_body").unexpected_count == 1
+    assert {r.rule for r in report.failed()} == {
+        "attribution_present",
+        "span_matches_body",
+        "attribution_in_body",
+    }
+    sample = report.result("span_matches_body").unexpected_sample
+    assert [row["claim_id"] for row in sample] == [ids["span"]]
+
+    good, quarantined = apply_severities(spark, lake, contracts["silver.claims"], batch, report)
+    broken = {r["claim_id"]: list(r["rules_broken"]) for r in quarantined.collect()}
+    assert broken == {
+        ids["named"]: ["attribution_present"],
+        ids["span"]: ["span_matches_body"],
+    }
+    assert good.count() == claims.count() - 2
+    assert good.columns == claims.columns
+    stored = lake.read("silver.claims_quarantine").where(
+        F.col("claim_id").isin(ids["named"], ids["span"])
+    )
+    assert {r["claim_id"]: list(r["rules_broken"]) for r in stored.collect()} == broken
+
+
+def test_a_warn_rule_is_only_recorded(spark, seeded, bad_batch):
+    lake, contracts, _ = seeded
+    ids, batch, report = bad_batch
+    warned = report.result("attribution_in_body")
+    assert (warned.severity, warned.passed, warned.unexpected_count) == ("warn", False, 1)
+    assert warned.unexpected_sample[0]["attribution"] == "A Source Nowhere In The Text"
+    good, _ = apply_severities(
+        spark, lake, contracts["silver.claims"], batch, report, write_quarantine=False
+    )
+    assert good.where(F.col("claim_id") == ids["attributed"]).count() == 1
+
+
+def test_a_broken_fail_rule_raises_naming_table_rule_and_count(spark, seeded):
+    lake, contracts, claims = seeded
+    batch = claims.unionByName(claims.limit(1))
+    report = validate(spark, lake, contracts["silver.claims"], batch, "c3", data_docs=False)
+    with pytest.raises(ContractViolation) as caught:
+        apply_severities(spark, lake, contracts["silver.claims"], batch, report)
+    error = caught.value
+    assert (error.table, error.rule, error.count) == ("silver.claims", "claim_id_unique", 2)
+    assert len(error.sample) == 2 and error.sample[0]["claim_id"] == error.sample[1]["claim_id"]
+    message = str(error)
+    assert "silver.claims" in message and "claim_id_unique" in message
+    assert "2 row(s)" in message and "Nothing was published" in message
+
+
+def test_sql_that_does_not_fit_the_data_is_a_contract_error(spark, seeded):
+    lake, _, claims = seeded
+    contract = Contract.model_validate(
+        {
+            "table": "silver.claims",
+            "description": "d",
+            "owner": "o",
+            "row_rules": [
+                {"name": "typo", "description": "d", "severity": "warn", "predicate": "vlaue > 0"}
+            ],
+        }
+    )
+    with pytest.raises(ContractError, match=r"rule typo: Spark cannot run its SQL.*vlaue"):
+        validate(spark, lake, contract, claims, "c4", data_docs=False)
+
+
+def test_results_of_every_rule_are_recorded(spark, seeded, seed_report, bad_batch):
+    lake, _, _ = seeded
+    record_results(spark, lake, seed_report, "c1")
+    record_results(spark, lake, bad_batch[2], "c2")
+    audit = lake.read(AUDIT_DQ_RESULTS.name)
+    # extract_new in the fixture already recorded its batch's 12 results under c1.
+    assert audit.where("run_id = 'c1'").count() == 24
+    assert audit.where("run_id = 'c2'").count() == 12
+    rows = audit.collect()
+    assert {(r["run_id"], r["passed"]) for r in rows} == {("c1", True), ("c2", True), ("c2", False)}
+    span = next(r for r in rows if r["run_id"] == "c2" and r["rule"] == "span_matches_body")
+    assert (span["layer"], span["table_name"], span["severity"]) == (
+        "silver",
+        "silver.claims",
+        "quarantine",
+    )
+    assert span["unexpected_count"] == 1 and span["element_count"] > 1
+    assert json.loads(span["unexpected_sample"])[0]["claim_id"] == bad_batch[0]["span"]
+    assert span["contract"] == "expectations/contracts/silver.claims.yml"

@@ -1,0 +1,163 @@
+"""Gold: the dbt project built in the test session's Spark, checked on the seed articles."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pyspark.sql import functions as F
+
+from lake.gold.build import DBT_PROJECT_DIR, build_gold
+from lake.gold.score import score_lake
+from lake.storage import Lake
+
+from ..conftest import REPO
+
+
+def _fact(lake: Lake, measure_key: str):
+    rows = lake.read("gold.facts").where(F.col("measure_key") == measure_key).collect()
+    assert len(rows) == 1, f"{len(rows)} facts for {measure_key}"
+    return rows[0]
+
+
+def test_dbt_models_data_tests_and_unit_tests_pass(gold):
+    _, _, summary, _ = gold
+    assert summary.failures == []
+    assert summary.models == 7
+    # 45 generic and 2 singular data tests, and the 2 unit tests (agreement, disjoint, vague,
+    # dates, measures; status)
+    assert summary.tests_passed == 49
+
+
+def test_the_daily_arrest_target_is_corroborated_by_all_five_articles(gold):
+    lake, _, _, names = gold
+    fact = _fact(lake, "arrests/per_day")
+    assert (fact["kind"], fact["per"], fact["consensus_value"], fact["status"]) == (
+        "rate",
+        "day",
+        3000.0,
+        "corroborated",
+    )
+    assert sorted(names[a] for a in fact["articles"]) == ["000", "001", "002", "003", "004"]
+    assert fact["article_count"] == 5
+    assert fact["label"] == "arrests per day"
+    assert fact["run_id"] == "g1"
+
+
+def test_the_meeting_date_conflicts_may_20_against_may_21(gold):
+    lake, _, _, names = gold
+    fact = _fact(lake, "date:meeting")
+    assert (fact["status"], fact["consensus_text"], fact["value_group_count"]) == (
+        "conflicting",
+        "--05-20",
+        2,
+    )
+    (conflict,) = (
+        lake.read("gold.fact_conflicts").where(F.col("fact_id") == fact["fact_id"]).collect()
+    )
+    assert (conflict["value_a"], conflict["value_b"]) == ("--05-20", "--05-21")
+    assert sorted(names[a] for a in conflict["articles_a"]) == ["002", "003"]
+    assert [names[a] for a in conflict["articles_b"]] == ["004"]
+    assert conflict["attributions_a"] == ["The agency", "the Washington Examiner"]
+    assert conflict["attributions_b"] == ["four people familiar with the meeting"]
+    # "mid-May" agrees with both sides, so it takes neither and agrees with the consensus.
+    mid_may = (
+        lake.read("gold.fact_evidence")
+        .where((F.col("fact_id") == fact["fact_id"]) & (F.col("claim_text") == "mid-May"))
+        .select("agrees")
+        .collect()
+    )
+    assert [r["agrees"] for r in mid_may] == [True]
+
+
+def test_3000_ice_agents_are_another_fact_than_3000_arrests_a_day(gold):
+    lake, _, _, _ = gold
+    agents = _fact(lake, "ice agents")
+    arrests = _fact(lake, "arrests/per_day")
+    assert agents["fact_id"] != arrests["fact_id"]
+    assert (agents["kind"], agents["consensus_value"], agents["status"]) == (
+        "count",
+        3000.0,
+        "single_source",
+    )
+    evidence = (
+        lake.read("gold.fact_evidence")
+        .where(F.col("fact_id") == agents["fact_id"])
+        .select("claim_text", "attribution_kind", "agrees")
+        .collect()
+    )
+    assert [tuple(r) for r in evidence] == [("3,000 ICE agents", "document", True)]
+
+
+def test_every_silver_claim_is_evidence_of_exactly_one_fact(gold):
+    lake, _, _, _ = gold
+    claims = lake.read("silver.claims").select("claim_id")
+    evidence = lake.read("gold.fact_evidence").select("claim_id")
+    assert evidence.count() == claims.count()
+    assert claims.exceptAll(evidence).count() == 0
+
+
+def test_fact_scores_on_the_labelled_seed_facts(gold):
+    lake, settings, _, _ = gold
+    score = score_lake(lake.spark, settings.warehouse, REPO / "tests/fixtures/seed_facts.yaml")
+    assert score["conflict_recall"] == 1.0
+    assert score["recall"] >= 0.85, score
+    assert score["precision"] >= 0.75, score
+
+
+def test_a_rebuild_keeps_fact_ids_and_adds_delta_versions(gold, spark):
+    lake, settings, _, _ = gold
+    before_ids = {r[0] for r in lake.read("gold.facts").select("fact_id").collect()}
+    before_version = lake.version("gold.facts")
+    build_gold(spark, settings, "g2")
+    after = lake.read("gold.facts")
+    assert {r[0] for r in after.select("fact_id").collect()} == before_ids
+    assert {r[0] for r in after.select("run_id").distinct().collect()} == {"g2"}
+    assert lake.version("gold.facts") > before_version
+    # Time travel still reads the first build.
+    old = lake.read("gold.facts", version=before_version).select("run_id").distinct().collect()
+    assert [r[0] for r in old] == ["g1"]
+    # dbt-spark's settings on the shared session are put back after the build.
+    assert spark.conf.get("spark.sql.ansi.enabled") == "true"
+
+
+@pytest.mark.slow
+def test_dbt_test_build_and_docs_from_a_shell(gold, tmp_path):
+    """What a dbt user types in dbt_project/, in a fresh process with its own JVM and catalog."""
+    _, settings, _, _ = gold
+    dbt = str(Path(sys.executable).parent / "dbt")
+    env = {
+        **os.environ,
+        "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
+        "PYSPARK_PYTHON": sys.executable,
+        "PWD": str(DBT_PROJECT_DIR),
+    }
+    artifacts = ["--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs")]
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [dbt, *args, *artifacts],
+            cwd=DBT_PROJECT_DIR,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+
+    tested = run("test", "--select", "facts fact_conflicts")
+    assert tested.returncode == 0, tested.stdout[-3000:]
+    assert "lake tables registered" in tested.stdout
+    built = run("build", "--select", "int_claims_reconciled+")
+    assert built.returncode == 0, built.stdout[-3000:]
+    docs = run("docs", "generate")
+    assert docs.returncode == 0, docs.stdout[-3000:]
+    catalog = (tmp_path / "target" / "catalog.json").read_text()
+    assert "model.claimhouse.facts" in catalog and "consensus_text" in catalog
+    # The shell's Derby metastore stayed inside the warehouse.
+    assert (settings.warehouse / "_spark" / "metastore_db").is_dir()
+    assert not (DBT_PROJECT_DIR / "metastore_db").exists()
+    shutil.rmtree(tmp_path / "target", ignore_errors=True)

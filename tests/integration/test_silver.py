@@ -1,0 +1,189 @@
+"""Silver on real Spark and Delta: claims from the seeds, incremental runs, quarantine."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from pyspark.sql import functions as F
+
+from lake.bronze.ingest import ingest
+from lake.contracts.run import ContractViolation
+from lake.schemas import SILVER_CLAIMS_QUARANTINE
+from lake.silver.extract import EXTRACTOR_VERSION
+from lake.silver.publish import _EXTRACTED, extract_new, publish_extracted
+
+from ..conftest import SEEDS
+
+LIMIT = 5 * 1024 * 1024
+
+
+def test_seed_claims_land_in_silver_and_reruns_are_incremental(spark, lake, seeds_copy):
+    ingest(spark, lake, seeds_copy, "r1", LIMIT)
+    first = extract_new(spark, lake, "r1")
+    assert first.articles_processed == 5
+    assert first.quarantined == 0
+    assert lake.count("silver.claims") == first.claims
+    row = (
+        lake.read("silver.claims")
+        .where(F.col("claim_text") == "up to 21,000 National Guard troops")
+        .select(
+            "value",
+            "qualifier",
+            "upper",
+            "unit",
+            "attribution_kind",
+            "cited_outlet",
+            "extractor_version",
+            "run_id",
+        )
+        .collect()
+    )
+    assert [tuple(r) for r in row] == [
+        (21000.0, "up_to", 21000.0, "troops", "document", "NBC News", EXTRACTOR_VERSION, "r1")
+    ]
+    # Every span indexes the bronze body exactly.
+    bad_spans = (
+        lake.read("silver.claims")
+        .alias("c")
+        .join(lake.read("bronze.articles").alias("a"), "article_id")
+        .where(
+            F.expr("substring(a.body, c.char_start + 1, c.char_end - c.char_start)")
+            != F.col("c.claim_text")
+        )
+        .count()
+    )
+    assert bad_spans == 0
+
+    again = extract_new(spark, lake, "r2")
+    assert (again.articles_processed, again.claims) == (0, 0)
+
+    (seeds_copy / "005_new.txt").write_text(
+        "Officials said about 2,500 troops arrived on Monday, according to the Pentagon."
+    )
+    ingest(spark, lake, seeds_copy, "r3", LIMIT)
+    third = extract_new(spark, lake, "r3")
+    # The troops, and "Monday" as a vague date (the article states no publication date).
+    assert (third.articles_processed, third.claims) == (1, 2)
+    assert lake.count("silver.claims") == first.claims + 2
+    added = sorted(
+        tuple(r)
+        for r in lake.read("silver.claims")
+        .where(F.col("run_id") == "r3")
+        .select("claim_text", "value", "qualifier", "attribution")
+        .collect()
+    )
+    assert added == [
+        ("Monday", None, "vague", "the Pentagon"),
+        ("about 2,500 troops", 2500.0, "approximate", "the Pentagon"),
+    ]
+
+
+def test_a_new_extractor_version_reprocesses_everything(spark, lake):
+    ingest(spark, lake, SEEDS, "r1", LIMIT)
+    old = extract_new(spark, lake, "r1", version="0.0.9")
+    new = extract_new(spark, lake, "r2", version=EXTRACTOR_VERSION)
+    assert new.articles_processed == 5
+    versions = {r[0] for r in lake.read("silver.claims").select("extractor_version").collect()}
+    assert versions == {EXTRACTOR_VERSION}
+    assert lake.count("silver.claims") == new.claims == old.claims
+
+
+def test_rows_breaking_a_rule_are_quarantined_not_dropped(spark, lake, tmp_path):
+    publish = _crafted(
+        spark,
+        lake,
+        tmp_path,
+        lambda base: [
+            {**base, "claim_id": "c-good"},
+            {**base, "claim_id": "c-bad", "rules_broken": ["span_matches_text: body differs"]},
+            {**base, "claim_id": "c-null", "rules_broken": None},
+        ],
+    )
+    summary = publish()
+    assert (summary.claims, summary.quarantined) == (1, 2)
+    assert [r[0] for r in lake.read("silver.claims").select("claim_id").collect()] == ["c-good"]
+    quarantined = {
+        r["claim_id"]: list(r["rules_broken"])
+        for r in lake.read(SILVER_CLAIMS_QUARANTINE.name).collect()
+    }
+    assert quarantined == {
+        "c-bad": ["span_matches_text: body differs"],
+        "c-null": ["rules_evaluated: no rule result for this row"],
+    }
+
+
+def _crafted(spark, lake, tmp_path, rows_fn):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("In all, 1 official spoke.")
+    ingest(spark, lake, folder, "r1", LIMIT)
+    article_id = lake.read("bronze.articles").first()["article_id"]
+    base = {
+        **{f: None for f in _EXTRACTED.fieldNames()},
+        "article_id": article_id,
+        "sentence_index": 0,
+        "char_start": 0,
+        "char_end": 2,
+        "claim_text": "In",
+        "sentence": "In",
+        "kind": "count",
+        "value": 1.0,
+        "value_text": "1",
+        "qualifier": "exact",
+        "measure_key": "k",
+        "measure_terms": [],
+        "attribution_kind": "unattributed",
+        "rules_broken": [],
+    }
+    now = datetime.now(UTC)
+    extracted = (
+        spark.createDataFrame(rows_fn(base), _EXTRACTED)
+        .withColumn("extractor_version", F.lit("t"))
+        .withColumn("extracted_at", F.lit(now).cast("timestamp"))
+        .withColumn("run_id", F.lit("r1"))
+    )
+    articles = lake.read("bronze.articles").select("article_id")
+    return lambda: publish_extracted(spark, lake, extracted, articles, "t", "r1", now)
+
+
+def test_the_contract_quarantines_a_claim_stripped_of_its_source(spark, lake, tmp_path):
+    """named_person without an attribution breaks silver.claims' attribution_present rule."""
+    publish = _crafted(
+        spark,
+        lake,
+        tmp_path,
+        lambda base: [
+            {**base, "claim_id": "c-good"},
+            {**base, "claim_id": "c-nosource", "attribution_kind": "named_person"},
+        ],
+    )
+    summary = publish()
+    assert (summary.claims, summary.quarantined) == (1, 1)
+    assert [r[0] for r in lake.read("silver.claims").select("claim_id").collect()] == ["c-good"]
+    quarantined = {
+        r["claim_id"]: list(r["rules_broken"])
+        for r in lake.read(SILVER_CLAIMS_QUARANTINE.name).collect()
+    }
+    assert quarantined == {"c-nosource": ["attribution_present"]}
+    broken = (
+        lake.read("audit.dq_results")
+        .where("run_id = 'r1' AND NOT passed")
+        .select("rule", "severity", "unexpected_count")
+        .collect()
+    )
+    assert [tuple(r) for r in broken] == [("attribution_present", "quarantine", 1)]
+
+
+def test_a_fail_rule_stops_before_silver_is_written(spark, lake, tmp_path):
+    def duplicates(base):
+        return [{**base, "claim_id": "c-dup"}, {**base, "claim_id": "c-dup"}]
+
+    publish = _crafted(spark, lake, tmp_path, duplicates)
+    with pytest.raises(ContractViolation) as raised:
+        publish()
+    message = " ".join(str(raised.value).split())
+    assert "silver.claims" in message and "claim_id_unique" in message
+    assert lake.count("silver.claims") == 0
+    failed = lake.read("audit.dq_results").where("NOT passed").select("rule").collect()
+    assert [r[0] for r in failed] == ["claim_id_unique"]

@@ -1,0 +1,134 @@
+"""The Dagster UI as a user sees it: `claimhouse ui`, driven by headless Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ..conftest import REPO, SEEDS
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = REPO / "test-artifacts"
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium missing: ./scripts/setup"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _graphql(url: str, query: str, variables: dict | None = None) -> dict:
+    request = urllib.request.Request(
+        f"{url}/graphql",
+        data=json.dumps({"query": query, "variables": variables or {}}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=60) as response:
+        body = json.loads(response.read())
+    assert "errors" not in body, body
+    return body["data"]
+
+
+@pytest.fixture(scope="module")
+def dagster_ui(tmp_path_factory):
+    port = _free_port()
+    work = tmp_path_factory.mktemp("ui")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAIMHOUSE_", "DAGSTER_"))}
+    proc = subprocess.Popen(
+        [str(Path(sys.executable).parent / "claimhouse"), "ui", "--port", str(port)]
+        + ["--warehouse", str(work / "warehouse"), "--input", str(SEEDS)],
+        stdout=(work / "ui.log").open("w"),
+        stderr=subprocess.STDOUT,
+        env={**env, "TMPDIR": str(work)},
+        start_new_session=True,  # its own process group: the whole dagster tree stops together
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/server_info", timeout=5)
+            break
+        except OSError:
+            assert proc.poll() is None, (work / "ui.log").read_text()[-3000:]
+            assert time.monotonic() < deadline, "dagster dev did not answer in 180 s"
+            time.sleep(1)
+    yield url, work
+    os.killpg(proc.pid, signal.SIGTERM)
+    assert proc.wait(timeout=60) is not None
+
+
+def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(dagster_ui):
+    from playwright.sync_api import sync_playwright
+
+    url, work = dagster_ui
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
+        )
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.goto(f"{url}/assets", wait_until="networkidle")
+        page.get_by_text("fact_conflicts").first.wait_for(timeout=60_000)
+        text = page.inner_text("body")
+        for name in ("bronze", "silver", "gold", "articles", "claims", "facts", "fact_evidence"):
+            assert name in text, name
+        page.screenshot(path=str(ARTIFACTS / "dagster_assets.png"), full_page=True)
+
+        # The checks generated from dbt's tests are attached to the gold assets.
+        page.goto(f"{url}/assets/gold/facts?view=checks", wait_until="networkidle")
+        page.get_by_text("unique_facts_fact_id").first.wait_for(timeout=60_000)
+
+        # Launch the whole job as the UI's "Materialize all" does, through its GraphQL API.
+        launched = _graphql(
+            url,
+            """mutation($p: ExecutionParams!) { launchRun(executionParams: $p) {
+                 __typename ... on LaunchRunSuccess { run { runId } }
+                 ... on PythonError { message } } }""",
+            {
+                "p": {
+                    "selector": {
+                        "repositoryLocationName": "orchestration.definitions",
+                        "repositoryName": "__repository__",
+                        "jobName": "claimhouse_full",
+                    },
+                    "runConfigData": {},
+                }
+            },
+        )["launchRun"]
+        assert launched["__typename"] == "LaunchRunSuccess", launched
+        run_id = launched["run"]["runId"]
+        deadline = time.monotonic() + 1200
+        status = None
+        while time.monotonic() < deadline:
+            status = _graphql(
+                url,
+                "query($id: ID!) { runOrError(runId: $id) { ... on Run { status } } }",
+                {"id": run_id},
+            )["runOrError"]["status"]
+            if status in ("SUCCESS", "FAILURE", "CANCELED"):
+                break
+            time.sleep(5)
+        page.goto(f"{url}/runs/{run_id}", wait_until="networkidle")
+        page.get_by_text("Success").first.wait_for(timeout=60_000)
+        if page.get_by_role("button", name="Skip").count():  # Dagster's newsletter dialog
+            page.get_by_role("button", name="Skip").click()
+        page.screenshot(path=str(ARTIFACTS / "dagster_run.png"), full_page=True)
+        browser.close()
+    assert status == "SUCCESS", (work / "ui.log").read_text()[-4000:]
+    assert (work / "warehouse" / "gold" / "facts" / "_delta_log").is_dir()

@@ -1,0 +1,278 @@
+"""Claim extraction on the issue's seed examples and on sentences from other kinds of news."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from lake.bronze.parse import normalize_body
+from lake.silver.extract import extract_claims, problems
+from lake.silver.quantities import words_to_number
+
+from ..conftest import SEEDS
+
+
+def seed_claims(name: str) -> tuple[str, list]:
+    body = normalize_body((SEEDS / name).read_text(encoding="utf-8"))
+    return body, extract_claims(name, body)
+
+
+def find(claims, text: str):
+    hits = [c for c in claims if text in c.claim_text]
+    assert len(hits) == 1, [c.claim_text for c in claims]
+    return hits[0]
+
+
+def test_up_to_troops_credited_to_a_plan_described_to_nbc():
+    body, claims = seed_claims("001_0eacdaaccfa7ca56.txt")
+    c = find(claims, "up to 21,000 National Guard troops")
+    assert (c.value, c.qualifier, c.upper, c.unit, c.kind) == (
+        21000,
+        "up_to",
+        21000,
+        "troops",
+        "count",
+    )
+    assert c.attribution_kind == "document"
+    assert c.cited_outlet == "NBC News"
+    assert c.attribution.startswith("an operation plan described to NBC News by three sources")
+    assert body[c.char_start : c.char_end] == c.claim_text
+
+
+def test_almost_1600_credited_to_baksay_and_the_examiner():
+    _, claims = seed_claims("003_6c01dbacb232ee45.txt")
+    c = find(claims, "almost 1,600 illegal immigrants")
+    assert (c.value, c.qualifier, c.lower, c.upper) == (1600, "almost", 1440, 1600)
+    assert "Laszlo Baksay" in c.attribution
+    assert c.cited_outlet == "Washington Examiner"
+    date = find(claims, "May 28")
+    assert (date.kind, date.value_text, date.value) == ("date", "--05-28", None)
+
+
+def test_may_21_meeting_from_anonymous_sources():
+    _, claims = seed_claims("004_953d131a4f74b23f.txt")
+    c = find(claims, "May 21")
+    assert (c.kind, c.value_text, c.attribution_kind) == ("date", "--05-21", "anonymous_sources")
+    assert c.attribution == "four people familiar with the meeting"
+    assert c.measure_key == "date:meeting"
+
+
+def test_tens_of_thousands_is_vague_with_bounds_and_brands_are_not_claims():
+    _, claims = seed_claims("002_51ff2334b7afe473.txt")
+    c = find(claims, "tens of thousands of National Guard troops")
+    assert (c.value, c.qualifier, c.lower, c.upper) == (None, "vague", 20000, 99999)
+    texts = " | ".join(x.claim_text for x in claims)
+    assert "Eleven" not in texts and "7" not in texts.split(" | ")
+    assert "2025" not in texts  # the copyright year
+
+
+def test_the_daily_arrest_target_shares_one_measure_key_across_articles():
+    keys = {}
+    for name, text in [
+        ("000_60622ccef9644d1f.txt", "at least 3,000 migrants"),
+        ("001_0eacdaaccfa7ca56.txt", "3,000 migrants"),
+        ("002_51ff2334b7afe473.txt", "a minimum of 3,000 arrests"),
+        ("003_6c01dbacb232ee45.txt", "a minimum of 3,000 arrests"),
+        ("004_953d131a4f74b23f.txt", "3,000 people"),
+    ]:
+        _, claims = seed_claims(name)
+        keys[name] = find(claims, text).measure_key
+    assert set(keys.values()) == {"arrests/per_day"}
+    _, claims = seed_claims("001_0eacdaaccfa7ca56.txt")
+    assert find(claims, "3,000 ICE agents").measure_key == "ice agents"
+
+
+def test_sources_counts_are_not_claims():
+    _, claims = seed_claims("004_953d131a4f74b23f.txt")
+    assert not [c for c in claims if c.unit in ("sources", "people") and c.value in (2, 4)]
+
+
+# Sentences written for these tests, in the style of other beats.
+@pytest.mark.parametrize(
+    ("sentence", "text", "kind", "value", "qualifier", "unit"),
+    [
+        (
+            "The storm killed at least 14 people, officials said.",
+            "at least 14 people",
+            "count",
+            14,
+            "at_least",
+            "people",
+        ),
+        (
+            "The company will cut roughly 1,200 jobs this year.",
+            "roughly 1,200 jobs",
+            "count",
+            1200,
+            "approximate",
+            "jobs",
+        ),
+        ("Unemployment rose to 4.2% in March.", "4.2%", "percent", 4.2, "exact", "percent"),
+        (
+            "The city approved $3.5 million for repairs.",
+            "$3.5 million",
+            "money",
+            3_500_000,
+            "exact",
+            None,
+        ),
+        (
+            "Nearly two hundred protesters gathered downtown.",
+            "Nearly two hundred protesters",
+            "count",
+            200,
+            "almost",
+            "protesters",
+        ),
+        (
+            "The clinic vaccinates 500 children a week.",
+            "500 children",
+            "rate",
+            500,
+            "exact",
+            "children",
+        ),
+        ("Arrests have tripled since January.", "tripled", "ratio", 3, "exact", "times"),
+        (
+            "More than 40 percent of voters backed the measure.",
+            "More than 40 percent",
+            "percent",
+            40,
+            "more_than",
+            "percent",
+        ),
+    ],
+)
+def test_other_beats(sentence, text, kind, value, qualifier, unit):
+    claims = extract_claims("a1", sentence)
+    c = find(claims, text)
+    assert (c.kind, c.value, c.qualifier, c.unit) == (kind, value, qualifier, unit)
+    assert problems(c.as_row(), sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "He finished No. 1 in his class.",
+        "It was his second term in office.",
+        "She shopped at 7-Eleven before the game.",
+        "The law passed in 2019.",
+        "He served for four years.",
+    ],
+)
+def test_not_claims(sentence):
+    assert extract_claims("a1", sentence) == []
+
+
+def test_dates_resolve_with_the_publication_date():
+    published = datetime(2025, 5, 30, tzinfo=UTC)
+    claims = extract_claims("a1", "Officials met last week and again on June 2.", published)
+    by_text = {c.claim_text: c for c in claims}
+    assert by_text["last week"].value_text == "2025-05-19/2025-05-25"
+    assert by_text["June 2"].value_text == "2025-06-02"
+    assert extract_claims("a1", "Officials met last week.")[0].value_text is None
+
+
+def test_quoted_numbers_belong_to_the_speaker():
+    body = '"We will hire 300 officers next year," Mayor Jane Doe said.'
+    c = extract_claims("a1", body)[0]
+    assert (c.value, c.attribution, c.attribution_kind) == (300, "Mayor Jane Doe", "named_person")
+
+
+def test_claim_ids_are_stable():
+    body = "About 2,000 troops were sent."
+    first, again = extract_claims("a1", body), extract_claims("a1", body)
+    assert [c.claim_id for c in first] == [c.claim_id for c in again]
+    assert first[0].claim_id != extract_claims("a2", body)[0].claim_id
+
+
+@pytest.mark.parametrize(
+    ("words", "value"),
+    [
+        ("two", 2),
+        ("twenty-one thousand", 21000),
+        ("a dozen", 12),
+        ("three hundred and five", 305),
+        ("one million", 1_000_000),
+        ("a hundred", 100),
+    ],
+)
+def test_words_to_number(words, value):
+    assert words_to_number(words) == value
+
+
+def test_problems_name_their_rule():
+    row = {
+        "char_start": 0,
+        "char_end": 5,
+        "claim_text": "xxxxx",
+        "kind": "count",
+        "qualifier": "exact",
+        "value": 5.0,
+        "lower": 6.0,
+        "upper": 5.0,
+        "attribution": "nobody",
+    }
+    assert [p.split(":")[0] for p in problems(row, "About 5 troops")] == [
+        "span_matches_text",
+        "bounds_contain_value",
+        "attribution_in_body",
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # a date governed by an action verb dates that action, not the article's event
+        ("Police detained 40 protesters on Friday, June 6.", "Friday, June 6", "date:arrests"),
+        # a data source's date stamps the data
+        (
+            "The county had 812 cases, according to health data from late March.",
+            "late March",
+            "date:data",
+        ),
+        # an event noun in the sentence wins (a summit is a meeting)
+        ("The summit on June 3 drew 40 leaders.", "June 3", "date:meeting"),
+    ],
+)
+def test_what_a_date_dates(sentence, text, measure_key):
+    claim = next(c for c in extract_claims("a1", sentence) if c.claim_text == text)
+    assert claim.measure_key == measure_key
+
+
+def test_a_part_introduced_by_including_is_its_own_measure():
+    claims = extract_claims(
+        "a1", "The district hired 300 teachers, including 120 from out of state, officials said."
+    )
+    keys = {c.claim_text: c.measure_key for c in claims}
+    assert keys["300 teachers"] == "teachers"
+    assert keys["120"] == "teachers/subset"
+
+
+def test_mid_month_spans_the_middle_half_of_the_month():
+    (claim,) = extract_claims("a1", "The talks collapsed in mid-March, officials said.")
+    assert (claim.value_text, claim.date_start, claim.date_end) == (
+        "--03-08/--03-23",
+        "--03-08",
+        "--03-23",
+    )
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Call the hotline at (415) 555-0199 for help.",
+        "A shelter opened at 1200 Oak Street on the east side.",
+        "“We lost everything,” said Dana Ruiz, 54, who runs a bakery.",
+        "Traffic backed up for miles on Interstate 95 after the crash.",
+        "Families slept in the lot of a Motel 6 outside town.",
+    ],
+)
+def test_phone_numbers_addresses_ages_and_names_are_not_claims(sentence):
+    assert extract_claims("a1", sentence) == []
+
+
+def test_a_capitalised_word_opening_the_sentence_does_not_make_a_name():
+    (claim,) = extract_claims("a1", "About 400 residents left, the mayor said.")
+    assert (claim.value, claim.qualifier) == (400.0, "approximate")
