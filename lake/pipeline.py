@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 from lake.bronze.ingest import IngestSummary, ingest
 from lake.config import Settings
@@ -54,6 +55,9 @@ def run_pipeline(
         summary.bronze = ingest(spark, lake, settings.input_dir, run_id, settings.max_file_bytes)
         # bronze.articles' contract (fail: duplicate or missing keys) over the whole table.
         enforce(spark, lake, "bronze.articles", lake.read("bronze.articles"), run_id)
+        # Nothing lost: every file this run saw is an article or a reject.
+        this_run = lake.read("bronze.ingest_log").where(F.col("run_id") == run_id)
+        enforce(spark, lake, "bronze.ingest_log", this_run, run_id)
         summary.stage_seconds["bronze"] = time.perf_counter() - started
         started = time.perf_counter()
         progress("silver: extracting claims from new articles")
@@ -62,6 +66,10 @@ def run_pipeline(
         started = time.perf_counter()
         progress("gold: dbt build (reconcile claims into facts)")
         summary.gold = build_gold(spark, settings, run_id)
+        # Gold is the last layer: a broken `fail` rule exits non-zero after the build, naming
+        # the Delta version to inspect (time travel) or roll back.
+        for table in GOLD_TABLES:
+            enforce(spark, lake, table, lake.read(table), run_id)
         summary.stage_seconds["gold"] = time.perf_counter() - started
     finally:
         spark.conf.unset("spark.databricks.delta.commitInfo.userMetadata")

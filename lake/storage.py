@@ -119,6 +119,25 @@ class Lake:
         self.spark.sql(f"CREATE TABLE `{layer}`.`{name}` USING DELTA LOCATION '{location}'")
         _REGISTERED[table] = location
 
+    def forget_other_warehouses(self) -> list[str]:
+        """Drop catalog names that point outside this warehouse (external tables: the data
+        stays). A long-lived process that switches warehouses (tests, a Dagster run with
+        another lake) would otherwise have dbt rebuild a model over another lake's location."""
+        root = str(self.root.resolve())
+        dropped = []
+        for database in self.spark.catalog.listDatabases():
+            for table in self.spark.catalog.listTables(database.name):
+                if table.isTemporary or table.tableType == "VIEW":
+                    continue
+                name = f"`{database.name}`.`{table.name}`"
+                rows = self.spark.sql(f"DESCRIBE TABLE EXTENDED {name}").collect()
+                location = next((r["data_type"] for r in rows if r["col_name"] == "Location"), "")
+                if location and not _strip_scheme(location).startswith(root + "/"):
+                    self.spark.sql(f"DROP TABLE {name}")
+                    _REGISTERED.pop(f"{database.name}.{table.name}", None)
+                    dropped.append(f"{database.name}.{table.name}")
+        return dropped
+
     def register_all(self) -> list[str]:
         names = self.tables()
         for table in names:

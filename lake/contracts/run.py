@@ -69,7 +69,7 @@ AUDIT_DQ_RESULTS = TableSpec(
 
 
 class ContractViolation(LakeError):
-    """A `fail` rule was broken: nothing should be published."""
+    """A `fail` rule was broken: the run stops before anything downstream is built."""
 
     def __init__(
         self,
@@ -88,7 +88,8 @@ class ContractViolation(LakeError):
         where = f" ({contract})" if contract else ""
         super().__init__(
             f"{table}: rule {rule} (severity fail) is broken by {count} row(s): {description}. "
-            f"Sample: {shown}.{also} Nothing was published. Fix the data or the step that "
+            f"Sample: {shown}.{also} The run stopped: nothing downstream of {table} was "
+            f"built. Fix the data or the step that "
             f"produces {table}, then rerun; if the rule is wrong, change it in the "
             f"contract{where}."
         )

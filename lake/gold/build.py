@@ -17,7 +17,7 @@ from pyspark.sql import SparkSession
 
 from lake.config import REPO_ROOT, Settings
 from lake.spark import JARS_DIR, LOG4J_CONF
-from lake.storage import LakeError
+from lake.storage import Lake, LakeError
 
 DBT_PROJECT_DIR = Path(os.environ.get("CLAIMHOUSE_DBT_PROJECT", REPO_ROOT / "dbt_project"))
 GOLD_TABLES = ("gold.facts", "gold.fact_evidence", "gold.fact_conflicts")
@@ -92,6 +92,7 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
             f"dbt project not found at {DBT_PROJECT_DIR}: set CLAIMHOUSE_DBT_PROJECT to the "
             "folder holding dbt_project.yml"
         )
+    Lake(spark, settings.warehouse).forget_other_warehouses()
     saved_conf = {key: spark.conf.get(key, None) for key in _TOUCHED_CONF}
     try:
         with _dbt_environment(settings):

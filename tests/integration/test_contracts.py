@@ -151,7 +151,7 @@ def test_a_broken_fail_rule_raises_naming_table_rule_and_count(spark, seeded):
     assert len(error.sample) == 2 and error.sample[0]["claim_id"] == error.sample[1]["claim_id"]
     message = str(error)
     assert "silver.claims" in message and "claim_id_unique" in message
-    assert "2 row(s)" in message and "Nothing was published" in message
+    assert "2 row(s)" in message and "nothing downstream of" in message
 
 
 def test_sql_that_does_not_fit_the_data_is_a_contract_error(spark, seeded):

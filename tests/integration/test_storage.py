@@ -135,3 +135,23 @@ def test_run_metadata_lands_in_history(spark, lake):
     last = lake.history("test.items").orderBy("version", ascending=False).first()
     assert last["userMetadata"] == "claimhouse run r-1"
     assert isinstance(last["timestamp"], datetime)
+
+
+def test_forget_other_warehouses_drops_only_foreign_names_and_keeps_their_data(
+    spark, lake, tmp_path
+):
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    other = Lake(spark, tmp_path / "other_warehouse")
+    other.ensure(
+        TableSpec(name="test.others", key=("item_id",), description="x", schema=SPEC.schema)
+    )
+
+    dropped = other.forget_other_warehouses()
+
+    assert "test.items" in dropped and "test.others" not in dropped
+    assert not spark.catalog.tableExists("test.items")
+    assert spark.catalog.tableExists("test.others")
+    # External table: the first warehouse's data is untouched and registers again.
+    assert lake.count("test.items") == 1
+    lake.register("test.items")
+    assert rows(spark.sql("SELECT * FROM test.items")) == {("a", 1)}
