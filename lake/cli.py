@@ -236,6 +236,37 @@ def validate(
 
 
 @app.command()
+def dashboard(
+    out_file: Annotated[
+        Path | None,
+        typer.Option("--out", help="HTML file to write [<warehouse>/dashboard.html]"),
+    ] = None,
+    open_browser: Annotated[
+        bool, typer.Option("--open", help="Open the page in the default browser")
+    ] = False,
+    warehouse: WarehouseOpt = None,
+    master: MasterOpt = None,
+) -> None:
+    """Write the data-quality dashboard: one self-contained HTML page (pass rates over runs,
+    quarantine, facts by status, conflicts with both sides, latest broken rules, Data Docs)."""
+    import webbrowser
+
+    from lake.dashboard import write_dashboard
+    from lake.storage import Lake
+
+    settings = load_settings(warehouse, None, master)
+    if not settings.warehouse.is_dir():
+        raise _fail(f"no warehouse at {settings.warehouse}: run `claimhouse run` first")
+    spark = _session(settings)
+    page = write_dashboard(
+        spark, Lake(spark, settings.warehouse), out_file or settings.warehouse / "dashboard.html"
+    )
+    out.print(f"dashboard written to {page}")
+    if open_browser:
+        webbrowser.open(page.as_uri())
+
+
+@app.command()
 def generate(
     articles: Annotated[int, typer.Option("--articles", min=1, help="How many articles")],
     events: Annotated[int, typer.Option("--events", min=1, help="How many news events")],

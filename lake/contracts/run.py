@@ -384,7 +384,11 @@ def _violations(spark, df: DataFrame, rule: Rule, view: str) -> DataFrame | None
 def _sample(rows: DataFrame | None) -> list[dict]:
     if rows is None:
         return []
-    as_json = F.to_json(F.struct(*[F.col(quote_identifier(c)) for c in rows.columns]))
+    # Nulls stay in the sample: they are often what broke the rule.
+    as_json = F.to_json(
+        F.struct(*[F.col(quote_identifier(c)) for c in rows.columns]),
+        {"ignoreNullFields": "false"},
+    )
     return [_shorten(json.loads(r[0])) for r in rows.select(as_json).limit(SAMPLE_ROWS).collect()]
 
 

@@ -1,0 +1,389 @@
+"""The data-quality dashboard: one self-contained HTML page over the lake's tables.
+
+Everything on the page is aggregated in Spark and only the small results reach the driver;
+plotly.js is embedded once, so the file opens anywhere without a server or network.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+from lake.storage import Lake
+
+CONFLICTS_SHOWN = 200
+FAILURES_SHOWN = 50
+STATUS_COLORS = {"corroborated": "#2e7d32", "single_source": "#9e9e9e", "conflicting": "#c62828"}
+
+
+@dataclass(frozen=True)
+class DashboardData:
+    """What the page shows, already aggregated (small lists of dicts)."""
+
+    generated_at: str
+    warehouse: str
+    tables: list[dict]  # table, rows, version
+    pass_rates: list[dict]  # run_id, table_name, started, rules, passed
+    quarantined_by_rule: list[dict]  # rule, rows
+    quarantined_by_run: list[dict]  # run_id, rows
+    facts_by_status: list[dict]  # status, facts
+    conflicts: list[dict]  # label, value_a/b, outlets_a/b, attributions_a/b
+    failures: list[dict]  # latest run's broken rules per table
+    data_docs: str | None  # Data Docs index, relative to the page
+
+
+def collect(spark: SparkSession, lake: Lake, out: Path) -> DashboardData:
+    """Read the lake's audit, quarantine and gold tables into the dashboard's aggregates."""
+    tables = [
+        {"table": name, "rows": lake.count(name), "version": lake.version(name)}
+        for name in lake.tables()
+    ]
+    docs = lake.root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html"
+    return DashboardData(
+        generated_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
+        warehouse=str(lake.root),
+        tables=tables,
+        pass_rates=_pass_rates(lake),
+        quarantined_by_rule=_quarantined_by_rule(lake),
+        quarantined_by_run=_quarantined_by_run(lake),
+        facts_by_status=_facts_by_status(lake),
+        conflicts=_conflicts(lake),
+        failures=_latest_failures(lake),
+        data_docs=os.path.relpath(docs, out.parent) if docs.exists() else None,
+    )
+
+
+def _rows(df) -> list[dict]:
+    return [r.asDict(recursive=True) for r in df.collect()]
+
+
+def _with_run_start(results):
+    """Each result row with its run's first evaluation time, so runs plot in order."""
+    starts = results.groupBy("run_id").agg(F.min("evaluated_at").alias("started"))
+    return results.join(starts, "run_id")
+
+
+def _pass_rates(lake: Lake) -> list[dict]:
+    if not lake.exists("audit.dq_results"):
+        return []
+    per_run = (
+        _with_run_start(lake.read("audit.dq_results"))
+        .groupBy("run_id", "started", "table_name")
+        .agg(
+            F.count("*").alias("rules"),
+            F.sum(F.col("passed").cast("int")).alias("passed"),
+        )
+        .orderBy("started", "table_name")
+    )
+    return _rows(per_run)
+
+
+def _quarantined_by_rule(lake: Lake) -> list[dict]:
+    if not lake.exists("silver.claims_quarantine"):
+        return []
+    by_rule = (
+        lake.read("silver.claims_quarantine")
+        .select(F.explode("rules_broken").alias("broken"))
+        .select(F.split("broken", ":").getItem(0).alias("rule"))
+        .groupBy("rule")
+        .agg(F.count("*").alias("rows"))
+        .orderBy(F.desc("rows"), "rule")
+    )
+    return _rows(by_rule)
+
+
+def _quarantined_by_run(lake: Lake) -> list[dict]:
+    if not lake.exists("audit.dq_results"):
+        return []
+    by_run = (
+        _with_run_start(lake.read("audit.dq_results"))
+        .where(F.col("severity") == "quarantine")
+        .groupBy("run_id", "started", "table_name")
+        .agg(F.sum(F.coalesce("unexpected_count", F.lit(0))).alias("rows"))
+        .orderBy("started", "table_name")
+    )
+    return _rows(by_run)
+
+
+def _facts_by_status(lake: Lake) -> list[dict]:
+    if not lake.exists("gold.facts"):
+        return []
+    return _rows(lake.read("gold.facts").groupBy("status").agg(F.count("*").alias("facts")))
+
+
+def _conflicts(lake: Lake) -> list[dict]:
+    if not (lake.exists("gold.fact_conflicts") and lake.exists("gold.facts")):
+        return []
+    outlets = lake.read("bronze.articles").select(
+        "article_id", F.coalesce("outlet", "source_uri").alias("outlet")
+    )
+
+    def side(column: str, alias: str):
+        exploded = lake.read("gold.fact_conflicts").select(
+            "conflict_id", F.explode(column).alias("article_id")
+        )
+        return (
+            exploded.join(outlets, "article_id", "left")
+            .groupBy("conflict_id")
+            .agg(F.array_sort(F.collect_set(F.coalesce("outlet", "article_id"))).alias(alias))
+        )
+
+    facts = lake.read("gold.facts").select("fact_id", "label", "article_count")
+    conflicts = (
+        lake.read("gold.fact_conflicts")
+        .join(facts, "fact_id")
+        .join(side("articles_a", "outlets_a"), "conflict_id", "left")
+        .join(side("articles_b", "outlets_b"), "conflict_id", "left")
+        .select(
+            "label",
+            "value_a",
+            "value_b",
+            "outlets_a",
+            "outlets_b",
+            "attributions_a",
+            "attributions_b",
+            "article_count",
+        )
+        .orderBy(F.desc("article_count"), "label", "value_a", "value_b")
+        .limit(CONFLICTS_SHOWN)
+    )
+    return _rows(conflicts)
+
+
+def _latest_failures(lake: Lake) -> list[dict]:
+    if not lake.exists("audit.dq_results"):
+        return []
+    results = lake.read("audit.dq_results")
+    latest = results.groupBy("table_name").agg(F.max("evaluated_at").alias("evaluated_at"))
+    broken = (
+        results.join(latest, ["table_name", "evaluated_at"])
+        .where(~F.col("passed"))
+        .select(
+            "table_name",
+            "rule",
+            "severity",
+            "unexpected_count",
+            "element_count",
+            "unexpected_sample",
+            "run_id",
+        )
+        .orderBy("table_name", "rule")
+        .limit(FAILURES_SHOWN)
+    )
+    return _rows(broken)
+
+
+# --- rendering -------------------------------------------------------------------------------
+
+
+def _figures(data: DashboardData) -> list[tuple[str, str]]:
+    """(title, plotly HTML fragment) for each plot; the first fragment carries plotly.js."""
+    import plotly.graph_objects as go
+
+    def run_label(point: dict) -> str:
+        return f"{point['started']:%m-%d %H:%M} {point['run_id'][-6:]}"
+
+    run_axis = {"type": "category", "title": "run (start, id)"}
+    figures = []
+    rates = go.Figure()
+    for table in sorted({r["table_name"] for r in data.pass_rates}):
+        points = [r for r in data.pass_rates if r["table_name"] == table]
+        rates.add_trace(
+            go.Scatter(
+                x=[run_label(p) for p in points],
+                y=[100.0 * p["passed"] / p["rules"] for p in points],
+                mode="lines+markers",
+                name=table,
+                text=[f"run {p['run_id']}: {p['passed']}/{p['rules']} rules" for p in points],
+            )
+        )
+    rates.update_layout(yaxis={"title": "rules passed (%)", "range": [0, 105]}, xaxis=run_axis)
+    figures.append(("Contract pass rate per table over runs", rates))
+
+    statuses = sorted(data.facts_by_status, key=lambda r: list(STATUS_COLORS).index(r["status"]))
+    facts = go.Figure(
+        go.Bar(
+            x=[r["status"] for r in statuses],
+            y=[r["facts"] for r in statuses],
+            marker_color=[STATUS_COLORS[r["status"]] for r in statuses],
+            text=[r["facts"] for r in statuses],
+            textposition="auto",
+        )
+    )
+    facts.update_layout(yaxis={"title": "facts"})
+    figures.append(("Facts by status", facts))
+
+    quarantine = go.Figure()
+    for table in sorted({r["table_name"] for r in data.quarantined_by_run}):
+        points = [r for r in data.quarantined_by_run if r["table_name"] == table]
+        quarantine.add_trace(
+            go.Bar(x=[run_label(p) for p in points], y=[p["rows"] for p in points], name=table)
+        )
+    quarantine.update_layout(
+        yaxis={"title": "rows breaking quarantine rules", "rangemode": "tozero"},
+        xaxis=run_axis,
+        barmode="stack",
+    )
+    figures.append(("Rows quarantined per run", quarantine))
+
+    fragments = []
+    for index, (title, figure) in enumerate(figures):
+        figure.update_layout(height=340, margin={"l": 60, "r": 20, "t": 20, "b": 40})
+        fragment = figure.to_html(full_html=False, include_plotlyjs=index == 0)
+        fragments.append((title, fragment))
+    return fragments
+
+
+def _e(value) -> str:
+    if value is None:
+        return "<span class=muted>—</span>"
+    if isinstance(value, list):
+        return "<br>".join(html.escape(str(v)) for v in value) or "<span class=muted>—</span>"
+    return html.escape(str(value))
+
+
+def _table(table_id: str, headers: list[str], rows: list[list], empty: str) -> str:
+    if not rows:
+        return f"<p class=muted id={table_id}>{html.escape(empty)}</p>"
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table id={table_id}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _sample(raw: str | None) -> str:
+    """Pretty JSON, whole: samples are already capped when recorded (rows and string length)."""
+    if not raw:
+        return ""
+    try:
+        text = json.dumps(json.loads(raw), indent=1, default=str, ensure_ascii=False)
+    except ValueError:
+        text = raw
+    return f"<pre>{html.escape(text)}</pre>"
+
+
+def render(data: DashboardData) -> str:
+    """The whole page as one HTML string."""
+    plots = "".join(
+        f"<section><h2>{html.escape(title)}</h2>{fragment}</section>"
+        for title, fragment in _figures(data)
+    )
+    tables = _table(
+        "tables",
+        ["table", "rows", "Delta version"],
+        [[_e(t["table"]), _e(t["rows"]), _e(t["version"])] for t in data.tables],
+        "no tables yet: run `claimhouse run` first",
+    )
+    conflicts = _table(
+        "conflicts",
+        ["fact", "value A", "reported by (A)", "attributed to (A)", "value B", "reported by (B)"]
+        + ["attributed to (B)"],
+        [
+            [
+                f"<b>{_e(c['label'])}</b>",
+                f"<b>{_e(c['value_a'])}</b>",
+                _e(c["outlets_a"]),
+                _e(c["attributions_a"]),
+                f"<b>{_e(c['value_b'])}</b>",
+                _e(c["outlets_b"]),
+                _e(c["attributions_b"]),
+            ]
+            for c in data.conflicts
+        ],
+        "no conflicting facts",
+    )
+    failures = _table(
+        "failures",
+        ["table", "rule", "severity", "rows broken", "of rows", "run", "sample rows"],
+        [
+            [
+                _e(f["table_name"]),
+                f"<code>{_e(f['rule'])}</code>",
+                f"<span class='sev {html.escape(f['severity'])}'>{_e(f['severity'])}</span>",
+                _e(f["unexpected_count"]),
+                _e(f["element_count"]),
+                _e(f["run_id"]),
+                _sample(f["unexpected_sample"]),
+            ]
+            for f in data.failures
+        ],
+        "every rule passed in each table's latest validation",
+    )
+    by_rule = _table(
+        "by_rule",
+        ["rule", "claims quarantined"],
+        [[f"<code>{_e(r['rule'])}</code>", _e(r["rows"])] for r in data.quarantined_by_rule],
+        "no claims in quarantine",
+    )
+    docs = (
+        f'<a href="{html.escape(data.data_docs)}">Great Expectations Data Docs</a>'
+        if data.data_docs
+        else "<span class=muted>no Data Docs yet (run `claimhouse validate`)</span>"
+    )
+    total_facts = sum(r["facts"] for r in data.facts_by_status)
+    return _PAGE.format(
+        generated_at=html.escape(data.generated_at),
+        warehouse=html.escape(data.warehouse),
+        total_facts=total_facts,
+        conflict_count=len(data.conflicts),
+        failure_count=len(data.failures),
+        docs=docs,
+        plots=plots,
+        tables=tables,
+        conflicts=conflicts,
+        failures=failures,
+        by_rule=by_rule,
+    )
+
+
+def write_dashboard(spark: SparkSession, lake: Lake, out: Path) -> Path:
+    """Write the dashboard for `lake` to `out` (an .html file); returns its absolute path."""
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page = render(collect(spark, lake, out))
+    out.write_text(page, encoding="utf-8")
+    return out
+
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<title>claimhouse data quality</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 24px; color: #222; max-width: 1400px; }}
+h1 {{ margin-bottom: 0; }} h2 {{ margin-top: 32px; border-bottom: 1px solid #ddd; }}
+.muted {{ color: #888; }}
+table {{ border-collapse: collapse; width: 100%; font-size: 14px; }}
+th, td {{ border: 1px solid #ddd; padding: 4px 8px; vertical-align: top; text-align: left; }}
+th {{ background: #f5f5f5; }}
+pre {{ margin: 0; max-height: 220px; overflow: auto; font-size: 12px;
+       white-space: pre-wrap; word-break: break-word; }}
+.sev {{ padding: 1px 6px; border-radius: 3px; color: white; }}
+.sev.fail {{ background: #c62828; }} .sev.quarantine {{ background: #ef6c00; }}
+.sev.warn {{ background: #f9a825; color: #222; }}
+.cards {{ display: flex; gap: 16px; margin: 16px 0; }}
+.card {{ border: 1px solid #ddd; border-radius: 6px; padding: 8px 16px; }}
+.card b {{ font-size: 24px; display: block; }}
+.grid {{ display: grid; grid-template-columns: 1fr 1fr; gap: 0 24px; }}
+</style></head>
+<body>
+<h1>claimhouse data quality</h1>
+<p class=muted>warehouse {warehouse} · generated {generated_at} · {docs}</p>
+<div class=cards>
+  <div class=card><b>{total_facts}</b>facts</div>
+  <div class=card><b>{conflict_count}</b>conflicts</div>
+  <div class=card><b>{failure_count}</b>rules broken in the latest validation</div>
+</div>
+<div class=grid>{plots}</div>
+<section><h2>Conflicts: both sides, who reports them and who they are attributed to</h2>
+{conflicts}</section>
+<section><h2>Rules broken in each table's latest validation</h2>{failures}</section>
+<section><h2>Claims in quarantine by rule</h2>{by_rule}</section>
+<section><h2>Tables</h2>{tables}</section>
+</body></html>
+"""
