@@ -193,13 +193,13 @@ def validate(
     every rule's result in audit.dq_results. Exit 1 when a `fail` rule is broken."""
     from lake.contracts.run import record_results
     from lake.contracts.run import validate as run_contract
-    from lake.contracts.spec import CONTRACTS_DIR, load_contracts
+    from lake.contracts.spec import load_contracts
     from lake.pipeline import new_run_id
     from lake.storage import Lake, LakeError
 
     settings = load_settings(warehouse, None, master)
     try:
-        contracts = load_contracts(CONTRACTS_DIR)
+        contracts = load_contracts()
     except LakeError as exc:
         raise _fail(str(exc), 2) from exc
     chosen = [

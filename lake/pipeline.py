@@ -13,7 +13,7 @@ from pyspark.sql import functions as F
 
 from lake.bronze.ingest import IngestSummary, ingest
 from lake.config import Settings
-from lake.contracts.enforce import enforce
+from lake.contracts.enforce import enforce_tables
 from lake.gold.build import GOLD_TABLES, GoldSummary, build_gold
 from lake.schemas import TABLES
 from lake.silver.publish import SilverSummary, extract_new
@@ -37,6 +37,29 @@ class RunSummary:
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
 
+def ingest_and_check(
+    spark: SparkSession, lake: Lake, settings: Settings, run_id: str
+) -> IngestSummary:
+    """Bronze: ingest the input folder, then its contracts. bronze.articles' rules run over the
+    whole table (duplicate or missing keys); bronze.ingest_log's over this run's files (nothing
+    lost: every file seen is an article or a reject)."""
+    summary = ingest(spark, lake, settings.input_dir, run_id, settings.max_file_bytes)
+    this_run = lake.read("bronze.ingest_log").where(F.col("run_id") == run_id)
+    enforce_tables(
+        spark,
+        lake,
+        [("bronze.articles", lake.read("bronze.articles")), ("bronze.ingest_log", this_run)],
+        run_id,
+    )
+    return summary
+
+
+def check_gold(spark: SparkSession, lake: Lake, run_id: str) -> None:
+    """Gold's contracts over the tables dbt just built. Gold is the last layer: a broken `fail`
+    rule raises after the build (the Delta version is in the history for time travel)."""
+    enforce_tables(spark, lake, [(table, lake.read(table)) for table in GOLD_TABLES], run_id)
+
+
 def run_pipeline(
     spark: SparkSession,
     settings: Settings,
@@ -52,12 +75,7 @@ def run_pipeline(
     try:
         started = time.perf_counter()
         progress(f"bronze: ingesting {settings.input_dir}")
-        summary.bronze = ingest(spark, lake, settings.input_dir, run_id, settings.max_file_bytes)
-        # bronze.articles' contract (fail: duplicate or missing keys) over the whole table.
-        enforce(spark, lake, "bronze.articles", lake.read("bronze.articles"), run_id)
-        # Nothing lost: every file this run saw is an article or a reject.
-        this_run = lake.read("bronze.ingest_log").where(F.col("run_id") == run_id)
-        enforce(spark, lake, "bronze.ingest_log", this_run, run_id)
+        summary.bronze = ingest_and_check(spark, lake, settings, run_id)
         summary.stage_seconds["bronze"] = time.perf_counter() - started
         started = time.perf_counter()
         progress("silver: extracting claims from new articles")
@@ -66,10 +84,7 @@ def run_pipeline(
         started = time.perf_counter()
         progress("gold: dbt build (reconcile claims into facts)")
         summary.gold = build_gold(spark, settings, run_id)
-        # Gold is the last layer: a broken `fail` rule exits non-zero after the build, naming
-        # the Delta version to inspect (time travel) or roll back.
-        for table in GOLD_TABLES:
-            enforce(spark, lake, table, lake.read(table), run_id)
+        check_gold(spark, lake, run_id)
         summary.stage_seconds["gold"] = time.perf_counter() - started
     finally:
         spark.conf.unset("spark.databricks.delta.commitInfo.userMetadata")

@@ -43,6 +43,9 @@ def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
         "spark.app.name": "claimhouse",
         "spark.master": settings.spark_master,
         "spark.ui.enabled": str(ui).lower(),
+        # In local mode the driver JVM is also the executor: Spark's 1g default is too small
+        # for broadcast joins over article bodies (contract rules join claims to bronze).
+        "spark.driver.memory": os.environ.get("CLAIMHOUSE_DRIVER_MEMORY", "4g"),
         "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
         "spark.sql.catalogImplementation": catalog_implementation(),

@@ -6,9 +6,11 @@ what dagster-dbt derives for the dbt sources, so lineage runs from files to gold
 
 import dagster as dg
 
-from lake.bronze.ingest import ingest
+from lake.contracts.run import ContractViolation
+from lake.pipeline import ingest_and_check
 from lake.schemas import BRONZE_ARTICLES, BRONZE_REJECTS, SILVER_CLAIMS, SILVER_CLAIMS_QUARANTINE
 from lake.silver.publish import extract_new
+from orchestration.checks import contract_check_results, contract_check_specs
 from orchestration.metadata import table_metadata
 from orchestration.resources import LakeResource
 
@@ -32,84 +34,121 @@ def _spec(key: dg.AssetKey, description: str, deps=()) -> dg.AssetSpec:
     )
 
 
-@dg.multi_asset(
-    name="bronze_ingest",
-    specs=[
-        _spec(BRONZE_ARTICLES_KEY, BRONZE_ARTICLES.description),
-        _spec(BRONZE_REJECTS_KEY, BRONZE_REJECTS.description),
-    ],
-)
-def bronze_ingest(context: dg.AssetExecutionContext, lake: LakeResource):
-    """Input folder -> bronze.articles and bronze.rejects (lake.bronze.ingest.ingest)."""
-    with lake.open(context.run.run_id) as h:
-        summary = ingest(h.spark, h.lake, h.settings.input_dir, h.run_id, h.settings.max_file_bytes)
-        context.log.info(
-            f"bronze: {summary.files_seen} files seen = {summary.new_articles} new articles + "
-            f"{summary.unchanged} unchanged + {summary.duplicates} duplicates + "
-            f"{summary.rejected} rejected + {summary.sidecars} sidecars"
-        )
-        yield dg.MaterializeResult(
-            asset_key=BRONZE_ARTICLES_KEY,
-            metadata=table_metadata(
-                h.lake,
-                BRONZE_ARTICLES.name,
-                PREVIEW_COLUMNS[BRONZE_ARTICLES.name],
-                {
-                    "input_dir": dg.MetadataValue.path(str(h.settings.input_dir)),
-                    "files_seen": summary.files_seen,
-                    "new_articles": summary.new_articles,
-                    "unchanged": summary.unchanged,
-                    "duplicates": summary.duplicates,
-                    "sidecars": summary.sidecars,
-                },
-            ),
-        )
-        yield dg.MaterializeResult(
-            asset_key=BRONZE_REJECTS_KEY,
-            metadata=table_metadata(
-                h.lake,
-                BRONZE_REJECTS.name,
-                PREVIEW_COLUMNS[BRONZE_REJECTS.name],
-                {"rejected_this_run": summary.rejected},
-            ),
-        )
+def build_bronze_ingest() -> dg.AssetsDefinition:
+    """The bronze step, with one check per rule of bronze's contracts (read when called):
+    bronze.ingest_log's rules (every file seen is an article or a reject) guard bronze/articles.
+    """
+    checks = contract_check_specs(BRONZE_ARTICLES_KEY, "bronze.articles", "bronze.ingest_log")
+
+    @dg.multi_asset(
+        name="bronze_ingest",
+        specs=[
+            _spec(BRONZE_ARTICLES_KEY, BRONZE_ARTICLES.description),
+            _spec(BRONZE_REJECTS_KEY, BRONZE_REJECTS.description),
+        ],
+        check_specs=checks,
+    )
+    def bronze_ingest(context: dg.AssetExecutionContext, lake: LakeResource):
+        """Input folder -> bronze.articles and bronze.rejects, then bronze's contracts
+        (lake.pipeline.ingest_and_check). A broken `fail` rule fails its blocking check."""
+        with lake.open(context.run.run_id) as h:
+            try:
+                summary = ingest_and_check(h.spark, h.lake, h.settings, h.run_id)
+            except ContractViolation as violation:
+                context.log.error(str(violation))
+                yield from contract_check_results(h.lake, h.run_id, checks)
+                raise
+            context.log.info(
+                f"bronze: {summary.files_seen} files seen = {summary.new_articles} new articles + "
+                f"{summary.unchanged} unchanged + {summary.duplicates} duplicates + "
+                f"{summary.rejected} rejected + {summary.sidecars} sidecars"
+            )
+            yield dg.MaterializeResult(
+                asset_key=BRONZE_ARTICLES_KEY,
+                metadata=table_metadata(
+                    h.lake,
+                    BRONZE_ARTICLES.name,
+                    PREVIEW_COLUMNS[BRONZE_ARTICLES.name],
+                    {
+                        "input_dir": dg.MetadataValue.path(str(h.settings.input_dir)),
+                        "files_seen": summary.files_seen,
+                        "new_articles": summary.new_articles,
+                        "unchanged": summary.unchanged,
+                        "duplicates": summary.duplicates,
+                        "sidecars": summary.sidecars,
+                    },
+                ),
+            )
+            yield dg.MaterializeResult(
+                asset_key=BRONZE_REJECTS_KEY,
+                metadata=table_metadata(
+                    h.lake,
+                    BRONZE_REJECTS.name,
+                    PREVIEW_COLUMNS[BRONZE_REJECTS.name],
+                    {"rejected_this_run": summary.rejected},
+                ),
+            )
+            yield from contract_check_results(h.lake, h.run_id, checks)
+
+    return bronze_ingest
 
 
-@dg.multi_asset(
-    name="silver_extract",
-    specs=[
-        _spec(SILVER_CLAIMS_KEY, SILVER_CLAIMS.description, deps=[BRONZE_ARTICLES_KEY]),
-        _spec(SILVER_QUARANTINE_KEY, SILVER_CLAIMS_QUARANTINE.description, [BRONZE_ARTICLES_KEY]),
-    ],
-)
-def silver_extract(context: dg.AssetExecutionContext, lake: LakeResource):
-    """New bronze articles -> silver.claims, rule breakers to silver.claims_quarantine
-    (lake.silver.publish.extract_new)."""
-    with lake.open(context.run.run_id) as h:
-        summary = extract_new(h.spark, h.lake, h.run_id)
-        context.log.info(
-            f"silver: {summary.articles_processed} articles -> {summary.claims} claims, "
-            f"{summary.quarantined} quarantined (extractor {summary.extractor_version})"
-        )
-        run = {
-            "articles_processed": summary.articles_processed,
-            "extractor_version": summary.extractor_version,
-        }
-        yield dg.MaterializeResult(
-            asset_key=SILVER_CLAIMS_KEY,
-            metadata=table_metadata(
-                h.lake,
-                SILVER_CLAIMS.name,
-                PREVIEW_COLUMNS[SILVER_CLAIMS.name],
-                {**run, "claims_this_run": summary.claims, "rows_quarantined": summary.quarantined},
+def build_silver_extract() -> dg.AssetsDefinition:
+    """The silver step, with one check per rule of silver.claims' contract (read when called)."""
+    checks = contract_check_specs(SILVER_CLAIMS_KEY, "silver.claims")
+
+    @dg.multi_asset(
+        name="silver_extract",
+        specs=[
+            _spec(SILVER_CLAIMS_KEY, SILVER_CLAIMS.description, deps=[BRONZE_ARTICLES_KEY]),
+            _spec(
+                SILVER_QUARANTINE_KEY,
+                SILVER_CLAIMS_QUARANTINE.description,
+                deps=[BRONZE_ARTICLES_KEY],
             ),
-        )
-        yield dg.MaterializeResult(
-            asset_key=SILVER_QUARANTINE_KEY,
-            metadata=table_metadata(
-                h.lake,
-                SILVER_CLAIMS_QUARANTINE.name,
-                PREVIEW_COLUMNS[SILVER_CLAIMS_QUARANTINE.name],
-                {**run, "rows_quarantined": summary.quarantined},
-            ),
-        )
+        ],
+        check_specs=checks,
+    )
+    def silver_extract(context: dg.AssetExecutionContext, lake: LakeResource):
+        """New bronze articles -> silver.claims, rule breakers to silver.claims_quarantine
+        (lake.silver.publish.extract_new, which enforces silver.claims' contract)."""
+        with lake.open(context.run.run_id) as h:
+            try:
+                summary = extract_new(h.spark, h.lake, h.run_id)
+            except ContractViolation as violation:
+                context.log.error(str(violation))
+                yield from contract_check_results(h.lake, h.run_id, checks)
+                raise
+            context.log.info(
+                f"silver: {summary.articles_processed} articles -> {summary.claims} claims, "
+                f"{summary.quarantined} quarantined (extractor {summary.extractor_version})"
+            )
+            run = {
+                "articles_processed": summary.articles_processed,
+                "extractor_version": summary.extractor_version,
+            }
+            yield dg.MaterializeResult(
+                asset_key=SILVER_CLAIMS_KEY,
+                metadata=table_metadata(
+                    h.lake,
+                    SILVER_CLAIMS.name,
+                    PREVIEW_COLUMNS[SILVER_CLAIMS.name],
+                    {
+                        **run,
+                        "claims_this_run": summary.claims,
+                        "rows_quarantined": summary.quarantined,
+                    },
+                ),
+            )
+            yield dg.MaterializeResult(
+                asset_key=SILVER_QUARANTINE_KEY,
+                metadata=table_metadata(
+                    h.lake,
+                    SILVER_CLAIMS_QUARANTINE.name,
+                    PREVIEW_COLUMNS[SILVER_CLAIMS_QUARANTINE.name],
+                    {**run, "rows_quarantined": summary.quarantined},
+                ),
+            )
+            yield from contract_check_results(h.lake, h.run_id, checks)
+
+    return silver_extract

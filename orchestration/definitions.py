@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dagster as dg
 
-from orchestration.assets import bronze_ingest, silver_extract
+from orchestration.assets import build_bronze_ingest, build_silver_extract
+from orchestration.checks import build_gold_contract_checks
 from orchestration.dbt import build_gold_assets
 from orchestration.environment import current_environment
 from orchestration.resources import resources_for
@@ -21,7 +22,8 @@ def defs() -> dg.Definitions:
     env = current_environment()
     job = build_full_job()
     return dg.Definitions(
-        assets=[bronze_ingest, silver_extract, build_gold_assets(env)],
+        assets=[build_bronze_ingest(), build_silver_extract(), build_gold_assets(env)],
+        asset_checks=[build_gold_contract_checks()],
         jobs=[job],
         sensors=[build_input_sensor(job, env)],
         schedules=[build_daily_schedule(job, env)],

@@ -10,8 +10,14 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame, SparkSession
 
-from lake.contracts.run import ValidationReport, apply_severities, record_results, validate
-from lake.contracts.spec import CONTRACTS_DIR, load_contracts
+from lake.contracts.run import (
+    ContractViolation,
+    ValidationReport,
+    apply_severities,
+    record_results,
+    validate,
+)
+from lake.contracts.spec import load_contracts
 from lake.storage import Lake
 
 
@@ -33,7 +39,7 @@ def enforce(
 ) -> Enforced:
     """Validate `df` (rows about to be written to, or just written to, `table`) against its
     contract in expectations/contracts/; raises ContractViolation on a `fail` rule."""
-    contract = load_contracts(CONTRACTS_DIR).get(table)
+    contract = load_contracts().get(table)
     if contract is None:
         return Enforced(df, None, 0, None)
     report = validate(spark, lake, contract, df, run_id)
@@ -44,3 +50,20 @@ def enforce(
     ids = bad.select(key).distinct().persist() if key else None
     count = ids.count() if ids is not None else bad.count()
     return Enforced(good, ids, count, report)
+
+
+def enforce_tables(
+    spark: SparkSession, lake: Lake, batches: list[tuple[str, DataFrame]], run_id: str
+) -> list[Enforced]:
+    """Enforce several tables' contracts, recording every result before raising: when `fail`
+    rules break in more than one table, all of them are in audit.dq_results and the first
+    violation is raised."""
+    done, violations = [], []
+    for table, df in batches:
+        try:
+            done.append(enforce(spark, lake, table, df, run_id))
+        except ContractViolation as violation:
+            violations.append(violation)
+    if violations:
+        raise violations[0]
+    return done

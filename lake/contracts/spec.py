@@ -7,6 +7,7 @@ the line and what to change: a contract is edited by hand, and a typo must not p
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -201,9 +202,14 @@ def load_contract(path: str | Path) -> Contract:
     return contract
 
 
-def load_contracts(directory: str | Path = CONTRACTS_DIR) -> dict[str, Contract]:
-    """Every `*.yml` contract of a folder, keyed by table name."""
-    directory = Path(directory)
+def contracts_dir() -> Path:
+    """The contracts folder: CLAIMHOUSE_CONTRACTS when set, else expectations/contracts/."""
+    return Path(os.environ.get("CLAIMHOUSE_CONTRACTS") or CONTRACTS_DIR)
+
+
+def load_contracts(directory: str | Path | None = None) -> dict[str, Contract]:
+    """Every `*.yml` contract of a folder (default: contracts_dir()), keyed by table name."""
+    directory = Path(directory) if directory is not None else contracts_dir()
     if not directory.is_dir():
         raise ContractError(f"{directory}: no such contracts folder")
     found: dict[str, Contract] = {}

@@ -11,12 +11,28 @@ import dagster as dg
 import pytest
 from pyspark.sql import functions as F
 
+from lake.contracts import CONTRACTS_DIR
 from lake.storage import Lake
 from orchestration.definitions import defs
 from orchestration.resources import LakeResource
 from orchestration.sensors import FULL_JOB
 
 from ..conftest import SEEDS
+
+SILVER_CONTRACT_CHECKS = {
+    "article_exists",
+    "attribution_in_body",
+    "attribution_kind_allowed_values",
+    "attribution_kind_not_null",
+    "attribution_present",
+    "bounds_contain_value",
+    "claim_id_not_null",
+    "claim_id_type",
+    "claim_id_unique",
+    "kind_allowed_values",
+    "qualifier_allowed_values",
+    "span_matches_body",
+}
 
 # A rename shows up here in review.
 EXPECTED_ASSET_KEYS = [
@@ -54,20 +70,58 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     # dbt tests on models are asset checks; the whole dbt project is one step, after silver.
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
-    assert len(checks) == 39
+    # 39 dbt tests plus one check per contract rule (expectations/contracts/).
+    assert len(checks) == 79
+    by_asset = {}
+    for key, name in checks:
+        by_asset.setdefault(key, set()).add(name)
+    assert by_asset["silver/claims"] >= SILVER_CONTRACT_CHECKS
+    assert {"file_accounted_for", "article_id_unique"} <= by_asset["bronze/articles"]
+    assert {"fact_has_evidence", "corroborated_evidence_agrees"} <= by_asset["gold/facts"]
+    assert "evidence_matches_silver" in by_asset["gold/fact_evidence"]
+    # `fail` rules block what is downstream; quarantine and warn rules only report.
+    specs = {
+        spec.name: spec
+        for assets_def in definitions.assets
+        for spec in assets_def.check_specs
+        if spec.asset_key == dg.AssetKey(["silver", "claims"])
+    }
+    assert specs["claim_id_unique"].blocking
+    assert not specs["attribution_present"].blocking
+    assert not specs["attribution_in_body"].blocking
     job = definitions.resolve_job_def(FULL_JOB)
-    assert sorted(job.graph.node_dict) == ["bronze_ingest", "gold_dbt_build", "silver_extract"]
+    assert sorted(job.graph.node_dict) == [
+        "bronze_ingest",
+        "gold_contracts",
+        "gold_dbt_build",
+        "silver_extract",
+    ]
     assert job.executor_def is dg.in_process_executor
     assert definitions.resolve_schedule_def("claimhouse_daily").job_name == FULL_JOB
 
 
-@pytest.mark.slow
-def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, definitions, tmp_path):
-    warehouse = tmp_path / "warehouse"
-    lake_resource = LakeResource(warehouse=str(warehouse), input_dir=str(SEEDS))
+def _everything(definitions: dg.Definitions) -> list:
+    return [*definitions.assets, *definitions.asset_checks]
+
+
+@pytest.fixture(scope="module")
+def full_run(spark, definitions, tmp_path_factory):
+    """One materialization of every asset and check on a copy of the seeds:
+    (warehouse, input folder, resources, result, seconds)."""
+    work = tmp_path_factory.mktemp("dagster")
+    warehouse, input_dir = work / "warehouse", work / "input"
+    shutil.copytree(SEEDS, input_dir)
+    resources = {"lake": LakeResource(warehouse=str(warehouse), input_dir=str(input_dir))}
     started = time.perf_counter()
-    result = dg.materialize(definitions.assets, resources={"lake": lake_resource})
-    print(f"full materialization: {time.perf_counter() - started:.1f} s")
+    result = dg.materialize(_everything(definitions), resources=resources)
+    seconds = time.perf_counter() - started
+    print(f"full materialization: {seconds:.1f} s")
+    return warehouse, input_dir, resources, result, seconds
+
+
+@pytest.mark.slow
+def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_run):
+    warehouse, _, _, result, _ = full_run
     assert result.success
 
     materialized = {
@@ -85,14 +139,116 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, defin
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 39
+    assert len(checks) == 79
     assert [c.check_name for c in checks if not c.passed] == []
+    silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
+    assert set(silver) == SILVER_CONTRACT_CHECKS
+    assert silver["span_matches_body"]["rows_checked"].value == 43
+    assert silver["span_matches_body"]["rows_broken"].value == 0
 
     lake = Lake(spark, warehouse)
     assert lake.count("gold.facts") > 0
     (fact,) = lake.read("gold.facts").where(F.col("measure_key") == "arrests/per_day").collect()
     assert (fact["status"], fact["article_count"]) == ("corroborated", 5)
     assert fact["run_id"] == result.run_id  # one run id from Dagster to the gold rows
+
+
+NEW_ARTICLE = (
+    "Storm closes port\n\n"
+    "The harbor authority said 14 cargo ships were held outside the port on Tuesday. "
+    "About 300 dock workers were sent home, according to a union spokeswoman.\n"
+)
+
+
+@pytest.mark.slow
+def test_a_sensor_run_after_one_new_article_processes_only_that_article(
+    spark, definitions, full_run
+):
+    warehouse, input_dir, resources, first, full_seconds = full_run
+    assert first.success
+    sensor = definitions.resolve_sensor_def("input_folder_sensor")
+
+    def tick(cursor):
+        context = dg.build_sensor_context(cursor=cursor, resources=resources)
+        return sensor.evaluate_tick(context)
+
+    settled = tick(None).cursor
+    (input_dir / "005_port.txt").write_text(NEW_ARTICLE)
+    (request,) = tick(settled).run_requests
+
+    started = time.perf_counter()
+    result = dg.materialize(_everything(definitions), resources=resources, tags=request.tags)
+    seconds = time.perf_counter() - started
+    print(f"incremental run: {seconds:.1f} s ({seconds / full_seconds:.0%} of the full run)")
+    assert result.success
+    lake = Lake(spark, warehouse)
+    run = F.col("run_id") == result.run_id
+    outcomes = {
+        r["outcome"]: r["n"]
+        for r in lake.read("bronze.ingest_log")
+        .where(run)
+        .groupBy("outcome")
+        .count()
+        .withColumnRenamed("count", "n")
+        .collect()
+    }
+    assert outcomes == {"new": 1, "unchanged": 5}
+    (extracted,) = lake.read("silver.extractions").where(run).collect()
+    assert extracted["claims"] == lake.read("silver.claims").where(run).count() == 3
+    assert lake.count("bronze.articles") == 6
+    ships = lake.read("gold.facts").where(F.col("unit") == "ships").collect()
+    assert [(f["consensus_value"], f["status"]) for f in ships] == [(14.0, "single_source")]
+
+
+@pytest.mark.slow
+def test_a_broken_fail_rule_is_a_failed_blocking_check_and_gold_is_not_built(
+    spark, tmp_path, monkeypatch
+):
+    # A stricter team contract: every claim must name a source (the seeds have unattributed
+    # claims), as severity fail.
+    contracts = tmp_path / "contracts"
+    shutil.copytree(CONTRACTS_DIR, contracts)
+    silver = contracts / "silver.claims.yml"
+    text = silver.read_text()
+    rule = text[
+        text.index("  - name: attribution_present") : text.index("  - name: bounds_contain_value")
+    ]
+    silver.write_text(
+        text.replace(
+            rule,
+            "  - name: attribution_present\n"
+            "    description: every claim names its source\n"
+            "    severity: fail\n"
+            "    predicate: attribution IS NOT NULL\n",
+        )
+    )
+    monkeypatch.setenv("CLAIMHOUSE_CONTRACTS", str(contracts))
+    strict = defs()
+    warehouse = tmp_path / "warehouse"
+    resources = {"lake": LakeResource(warehouse=str(warehouse), input_dir=str(SEEDS))}
+
+    result = dg.materialize(_everything(strict), resources=resources, raise_on_error=False)
+
+    assert not result.success
+    failed = [
+        (c.asset_key.to_user_string(), c.check_name, c.metadata["rows_broken"].value)
+        for c in result.get_asset_check_evaluations()
+        if not c.passed
+    ]
+    unattributed = (
+        Lake(spark, warehouse)
+        .read("audit.dq_results")
+        .where("rule = 'attribution_present'")
+        .first()["unexpected_count"]
+    )
+    assert unattributed > 0
+    assert failed == [("silver/claims", "attribution_present", unattributed)]
+    spec = next(s for a in strict.assets for s in a.check_specs if s.name == "attribution_present")
+    assert spec.blocking
+    materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
+    assert materialized == {"bronze/articles", "bronze/rejects"}
+    assert not (warehouse / "gold" / "facts").exists()
+    assert Lake(spark, warehouse).count("silver.claims") == 0
 
 
 def test_sensor_requests_a_run_when_input_files_are_added_or_changed(definitions, tmp_path):

@@ -1,0 +1,123 @@
+"""Contract rules (expectations/contracts/*.yml) as Dagster asset checks, one per rule.
+
+The lake enforces the contracts itself (lake.pipeline, lake.silver.publish) and records every
+rule's result in audit.dq_results; the checks report those rows, so the UI and `claimhouse run`
+judge the same evaluation. `fail` rules are blocking: a broken one stops everything
+downstream of the asset in the run.
+"""
+
+import json
+
+import dagster as dg
+from pyspark.sql import functions as F
+
+from lake.contracts.compile import rules
+from lake.contracts.run import ContractViolation
+from lake.contracts.spec import load_contracts
+from lake.gold.build import GOLD_TABLES
+from lake.pipeline import check_gold
+from lake.storage import Lake
+from orchestration.resources import LakeResource
+
+_SEVERITY = {
+    "fail": dg.AssetCheckSeverity.ERROR,
+    "quarantine": dg.AssetCheckSeverity.WARN,
+    "warn": dg.AssetCheckSeverity.WARN,
+}
+
+
+def contract_check_specs(asset_key: dg.AssetKey, *tables: str) -> list[dg.AssetCheckSpec]:
+    """One check per rule of the tables' contracts, attached to `asset_key`."""
+    contracts = load_contracts()
+    specs, seen = [], set()
+    for table in tables:
+        for rule in rules(contracts[table]):
+            if rule.name in seen:
+                raise ValueError(f"rule {rule.name} appears twice on {asset_key.to_user_string()}")
+            seen.add(rule.name)
+            specs.append(
+                dg.AssetCheckSpec(
+                    name=rule.name,
+                    asset=asset_key,
+                    description=f"[{rule.severity}] {table}: {rule.description}",
+                    blocking=rule.severity == "fail",
+                    metadata={"contract_table": table, "severity": rule.severity},
+                )
+            )
+    return specs
+
+
+def contract_check_results(
+    lake: Lake, run_id: str, specs: list[dg.AssetCheckSpec]
+) -> list[dg.AssetCheckResult]:
+    """Each spec's latest result for this run from audit.dq_results. A rule with no row this
+    run (no new rows reached its table) passes with rows_checked 0."""
+    tables = sorted({spec.metadata["contract_table"] for spec in specs})
+    latest: dict[tuple[str, str], dict] = {}
+    if lake.exists("audit.dq_results"):
+        rows = (
+            lake.read("audit.dq_results")
+            .where((F.col("run_id") == run_id) & F.col("table_name").isin(tables))
+            .orderBy("evaluated_at")
+            .collect()
+        )
+        latest = {(r["table_name"], r["rule"]): r.asDict() for r in rows}
+    results = []
+    for spec in specs:
+        table, severity = spec.metadata["contract_table"], spec.metadata["severity"]
+        row = latest.get((table, spec.name))
+        if row is None:
+            results.append(
+                dg.AssetCheckResult(
+                    asset_key=spec.asset_key,
+                    check_name=spec.name,
+                    passed=True,
+                    metadata={"severity": severity, "rows_checked": 0},
+                )
+            )
+            continue
+        sample = json.loads(row["unexpected_sample"] or "[]")
+        results.append(
+            dg.AssetCheckResult(
+                asset_key=spec.asset_key,
+                check_name=spec.name,
+                passed=bool(row["passed"]),
+                severity=_SEVERITY[severity],
+                metadata={
+                    "severity": severity,
+                    "table": table,
+                    "rows_checked": row["element_count"] or 0,
+                    "rows_broken": row["unexpected_count"] or 0,
+                    "sample": dg.MetadataValue.json(sample),
+                },
+            )
+        )
+    return results
+
+
+def build_gold_contract_checks() -> dg.AssetChecksDefinition:
+    """Gold's contract rules as checks on gold/facts, gold/fact_evidence, gold/fact_conflicts,
+    run after the dbt build (lake.pipeline.check_gold, as `claimhouse run` does)."""
+
+    specs = [
+        spec
+        for table in GOLD_TABLES
+        for spec in contract_check_specs(dg.AssetKey(table.split(".")), table)
+    ]
+
+    @dg.multi_asset_check(specs=specs, name="gold_contracts")
+    def gold_contracts(context: dg.AssetCheckExecutionContext, lake: LakeResource):
+        with lake.open(context.run.run_id) as h:
+            # A run of the checks alone (UI, schedule) starts with an empty catalog.
+            h.lake.register_all()
+            failure = None
+            try:
+                check_gold(h.spark, h.lake, h.run_id)
+            except ContractViolation as violation:
+                context.log.error(str(violation))
+                failure = violation
+            yield from contract_check_results(h.lake, h.run_id, specs)
+            if failure is not None:
+                raise failure
+
+    return gold_contracts
