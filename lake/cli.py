@@ -191,8 +191,7 @@ def validate(
 ) -> None:
     """Check the current tables against their contracts (expectations/contracts/); record
     every rule's result in audit.dq_results. Exit 1 when a `fail` rule is broken."""
-    from lake.contracts.run import record_results
-    from lake.contracts.run import validate as run_contract
+    from lake.contracts.enforce import validate_current
     from lake.contracts.spec import load_contracts
     from lake.pipeline import new_run_id
     from lake.storage import Lake, LakeError
@@ -203,32 +202,29 @@ def validate(
     except LakeError as exc:
         raise _fail(str(exc), 2) from exc
     chosen = [
-        c
-        for name, c in sorted(contracts.items())
+        name
+        for name in sorted(contracts)
         if (layer is None or name.split(".")[0] == layer) and (table is None or name == table)
     ]
     if not chosen:
         raise _fail(f"no contract matches; contracts: {', '.join(sorted(contracts))}", 2)
     spark = _session(settings)
-    lake = Lake(spark, settings.warehouse)
-    lake.register_all()
     run_id = new_run_id()
+    try:
+        checked = validate_current(spark, Lake(spark, settings.warehouse), run_id, chosen)
+    except LakeError as exc:
+        raise _fail(str(exc)) from exc
     results = Table("table", "rule", "severity", "result", "rows broken")
     fatal = 0
-    for contract in chosen:
-        if not lake.exists(contract.table):
-            results.add_row(contract.table, "-", "-", "table missing", "-")
+    for item in checked:
+        if item.report is None:
+            results.add_row(item.table, "-", "-", "table missing", "-")
             continue
-        try:
-            report = run_contract(spark, lake, contract, lake.read(contract.table), run_id)
-        except LakeError as exc:
-            raise _fail(str(exc)) from exc
-        record_results(spark, lake, report, run_id)
-        for r in report.results:
+        for r in item.report.results:
             fatal += (not r.passed) and r.severity == "fail"
             state = "ok" if r.passed else "BROKEN"
             broken = "" if r.passed else f"{r.unexpected_count:,}"
-            results.add_row(contract.table, r.rule, r.severity, state, broken)
+            results.add_row(item.table, r.rule, r.severity, state, broken)
     out.print(results)
     out.print(f"results recorded in audit.dq_results (run {run_id})")
     if fatal:

@@ -15,18 +15,20 @@ from orchestration.dbt import build_gold_assets
 from orchestration.environment import current_environment
 from orchestration.resources import resources_for
 from orchestration.sensors import build_daily_schedule, build_full_job, build_input_sensor
+from orchestration.validation import build_validate_job
 
 
 @dg.definitions
 def defs() -> dg.Definitions:
     env = current_environment()
     job = build_full_job()
+    validate_job = build_validate_job()
     return dg.Definitions(
         assets=[build_bronze_ingest(), build_silver_extract(), build_gold_assets(env)],
         asset_checks=[build_gold_contract_checks()],
-        jobs=[job],
+        jobs=[job, validate_job],
         sensors=[build_input_sensor(job, env)],
-        schedules=[build_daily_schedule(job, env)],
+        schedules=[build_daily_schedule(validate_job, env)],
         resources=resources_for(env),
         # Ad-hoc materializations from the UI too: every step in the run's process, so all
         # steps share one SparkSession (a JVM per step costs ~5-7 s, and the embedded Derby

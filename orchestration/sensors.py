@@ -1,4 +1,4 @@
-"""The full job, a sensor on the input folder and a daily schedule."""
+"""The full job, a sensor on the input folder and the daily validation schedule."""
 
 import hashlib
 import os
@@ -92,5 +92,5 @@ def build_daily_schedule(job, env: Environment) -> dg.ScheduleDefinition:
             if env.automation_running
             else dg.DefaultScheduleStatus.STOPPED
         ),
-        description="The full job once a day (05:00 UTC), whatever the sensor saw.",
+        description="Every contract against the current tables once a day (05:00 UTC).",
     )

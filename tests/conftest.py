@@ -64,3 +64,25 @@ def gold(spark, tmp_path_factory):
         for r in lake.read("bronze.articles").select("article_id", "source_uri").collect()
     }
     return lake, settings, summary, names
+
+
+def contracts_with_strict_attribution(tmp_path: Path, severity: str) -> Path:
+    """A copy of the shipped contracts where silver.claims' attribution_present demands a
+    source on every claim (the seeds have unattributed claims) with the given severity."""
+    from lake.contracts import CONTRACTS_DIR
+
+    folder = tmp_path / "contracts"
+    shutil.copytree(CONTRACTS_DIR, folder)
+    silver = folder / "silver.claims.yml"
+    text = silver.read_text()
+    start = text.index("  - name: attribution_present")
+    end = text.index("  - name: bounds_contain_value")
+    silver.write_text(
+        text[:start]
+        + "  - name: attribution_present\n"
+        + "    description: every claim names its source\n"
+        + f"    severity: {severity}\n"
+        + "    predicate: attribution IS NOT NULL\n"
+        + text[end:]
+    )
+    return folder

@@ -18,7 +18,7 @@ from lake.contracts.run import (
     validate,
 )
 from lake.contracts.spec import load_contracts
-from lake.storage import Lake
+from lake.storage import Lake, LakeError
 
 
 @dataclass(frozen=True)
@@ -67,3 +67,33 @@ def enforce_tables(
     if violations:
         raise violations[0]
     return done
+
+
+@dataclass(frozen=True)
+class TableValidation:
+    table: str
+    report: ValidationReport | None  # None: the table is not in the warehouse yet
+
+
+def validate_current(
+    spark: SparkSession, lake: Lake, run_id: str, tables: list[str] | None = None
+) -> list[TableValidation]:
+    """Check tables as they are now (default: every table with a contract) and record every
+    rule's result in audit.dq_results. Nothing is moved or stopped: the caller decides what a
+    broken `fail` rule means (`claimhouse validate` exits 1, the Dagster job fails)."""
+    contracts = load_contracts()
+    unknown = sorted(set(tables or ()) - set(contracts))
+    if unknown:
+        raise LakeError(
+            f"no contract for {', '.join(unknown)}; contracts: {', '.join(sorted(contracts))}"
+        )
+    lake.register_all()  # table rules name other tables (bronze.articles, gold.facts...)
+    checked = []
+    for table in sorted(tables or contracts):
+        if not lake.exists(table):
+            checked.append(TableValidation(table, None))
+            continue
+        report = validate(spark, lake, contracts[table], lake.read(table), run_id)
+        record_results(spark, lake, report, run_id)
+        checked.append(TableValidation(table, report))
+    return checked

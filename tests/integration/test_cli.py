@@ -14,14 +14,17 @@ from typer.testing import CliRunner
 from lake.bronze.ingest import ingest
 from lake.cli import app
 
-from ..conftest import SEEDS
+from ..conftest import SEEDS, contracts_with_strict_attribution
 
 CLAIMHOUSE = str(Path(sys.executable).parent / "claimhouse")
 runner = CliRunner()
 
 
-def claimhouse(*args: str, timeout: int = 300) -> subprocess.CompletedProcess:
+def claimhouse(
+    *args: str, timeout: int = 300, env_extra: dict | None = None
+) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+    env.update(env_extra or {})
     return subprocess.run(
         [CLAIMHOUSE, *args], capture_output=True, text=True, timeout=timeout, env=env
     )
@@ -147,6 +150,27 @@ def test_run_end_to_end_twice(tmp_path):
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()
     assert not (Path.cwd() / "spark-warehouse").exists()
+
+
+@pytest.mark.slow
+def test_a_broken_fail_rule_exits_1_before_gold_naming_table_rule_and_rows(tmp_path):
+    contracts = contracts_with_strict_attribution(tmp_path, "fail")
+    warehouse = tmp_path / "wh"
+    result = claimhouse(
+        "run",
+        "--input",
+        str(SEEDS),
+        "--warehouse",
+        str(warehouse),
+        env_extra={"CLAIMHOUSE_CONTRACTS": str(contracts)},
+    )
+    assert result.returncode == 1, result.stdout
+    message = " ".join(result.stderr.split())
+    assert "silver.claims: rule attribution_present (severity fail) is broken by" in message
+    assert "nothing downstream of silver.claims was built" in message
+    assert "Sample: [{" in message and str(contracts / "silver.claims.yml") in message
+    assert (warehouse / "bronze" / "articles" / "_delta_log").is_dir()
+    assert not (warehouse / "gold").exists()
 
 
 def test_generate_writes_a_corpus_with_ground_truth(tmp_path):

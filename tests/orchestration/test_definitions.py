@@ -11,13 +11,13 @@ import dagster as dg
 import pytest
 from pyspark.sql import functions as F
 
-from lake.contracts import CONTRACTS_DIR
 from lake.storage import Lake
 from orchestration.definitions import defs
 from orchestration.resources import LakeResource
 from orchestration.sensors import FULL_JOB
+from orchestration.validation import VALIDATE_JOB
 
-from ..conftest import SEEDS
+from ..conftest import SEEDS, contracts_with_strict_attribution
 
 SILVER_CONTRACT_CHECKS = {
     "article_exists",
@@ -97,7 +97,7 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
         "silver_extract",
     ]
     assert job.executor_def is dg.in_process_executor
-    assert definitions.resolve_schedule_def("claimhouse_daily").job_name == FULL_JOB
+    assert definitions.resolve_schedule_def("claimhouse_daily").job_name == VALIDATE_JOB
 
 
 def _everything(definitions: dg.Definitions) -> list:
@@ -153,6 +153,29 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert fact["run_id"] == result.run_id  # one run id from Dagster to the gold rows
 
 
+@pytest.mark.slow
+def test_the_daily_validation_job_checks_every_contracted_table(spark, definitions, full_run):
+    warehouse, _, resources, first, _ = full_run
+    assert first.success
+    job = definitions.resolve_job_def(VALIDATE_JOB)
+    result = job.execute_in_process(resources=resources)
+    assert result.success
+    summary = result.output_for_node("validate_contracts")
+    assert sorted(summary) == [
+        "bronze.articles",
+        "bronze.ingest_log",
+        "gold.fact_conflicts",
+        "gold.fact_evidence",
+        "gold.facts",
+        "silver.claims",
+    ]
+    assert all(t["broken"] == 0 for t in summary.values())
+    recorded = (
+        Lake(spark, warehouse).read("audit.dq_results").where(F.col("run_id") == result.run_id)
+    )
+    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 40
+
+
 NEW_ARTICLE = (
     "Storm closes port\n\n"
     "The harbor authority said 14 cargo ships were held outside the port on Tuesday. "
@@ -204,24 +227,8 @@ def test_a_sensor_run_after_one_new_article_processes_only_that_article(
 def test_a_broken_fail_rule_is_a_failed_blocking_check_and_gold_is_not_built(
     spark, tmp_path, monkeypatch
 ):
-    # A stricter team contract: every claim must name a source (the seeds have unattributed
-    # claims), as severity fail.
-    contracts = tmp_path / "contracts"
-    shutil.copytree(CONTRACTS_DIR, contracts)
-    silver = contracts / "silver.claims.yml"
-    text = silver.read_text()
-    rule = text[
-        text.index("  - name: attribution_present") : text.index("  - name: bounds_contain_value")
-    ]
-    silver.write_text(
-        text.replace(
-            rule,
-            "  - name: attribution_present\n"
-            "    description: every claim names its source\n"
-            "    severity: fail\n"
-            "    predicate: attribution IS NOT NULL\n",
-        )
-    )
+    # A stricter team contract: every claim must name a source, severity fail.
+    contracts = contracts_with_strict_attribution(tmp_path, "fail")
     monkeypatch.setenv("CLAIMHOUSE_CONTRACTS", str(contracts))
     strict = defs()
     warehouse = tmp_path / "warehouse"

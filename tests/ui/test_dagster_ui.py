@@ -93,6 +93,9 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(dagste
         # The checks generated from dbt's tests are attached to the gold assets.
         page.goto(f"{url}/assets/gold/facts?view=checks", wait_until="networkidle")
         page.get_by_text("unique_facts_fact_id").first.wait_for(timeout=60_000)
+        # So are the contract rules (expectations/contracts/gold.facts.yml).
+        page.get_by_text("fact_has_evidence").first.wait_for(timeout=60_000)
+        page.get_by_text("corroborated_evidence_agrees").first.wait_for(timeout=60_000)
 
         # Launch the whole job as the UI's "Materialize all" does, through its GraphQL API.
         launched = _graphql(

@@ -1,0 +1,41 @@
+"""`run_pipeline` end to end under a stricter contract: quarantined claims stay out of gold,
+the good ones reach it."""
+
+from __future__ import annotations
+
+import pytest
+from pyspark.sql import functions as F
+
+from lake.config import load_settings
+from lake.pipeline import run_pipeline
+from lake.storage import Lake
+
+from ..conftest import SEEDS, contracts_with_strict_attribution
+
+SEED_CLAIMS = 43  # tests/fixtures/seed_claims.yaml
+
+
+@pytest.mark.slow
+def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
+    spark, tmp_path, monkeypatch
+):
+    monkeypatch.setenv(
+        "CLAIMHOUSE_CONTRACTS", str(contracts_with_strict_attribution(tmp_path, "quarantine"))
+    )
+    settings = load_settings(warehouse=tmp_path / "warehouse", input_dir=SEEDS)
+    summary = run_pipeline(spark, settings, "strict1")
+    lake = Lake(spark, settings.warehouse)
+
+    quarantined = lake.read("silver.claims_quarantine").collect()
+    assert quarantined, "the seeds have claims without a named source"
+    assert {tuple(r["rules_broken"]) for r in quarantined} == {("attribution_present",)}
+    assert all(r["attribution"] is None for r in quarantined)
+    assert summary.silver.quarantined == len(quarantined)
+
+    claims = lake.read("silver.claims")
+    assert claims.where(F.col("attribution").isNull()).count() == 0
+    assert claims.count() + len(quarantined) == SEED_CLAIMS  # nothing dropped
+
+    evidence = {r[0] for r in lake.read("gold.fact_evidence").select("claim_id").collect()}
+    assert evidence == {r[0] for r in claims.select("claim_id").collect()}
+    assert evidence.isdisjoint(r["claim_id"] for r in quarantined)
