@@ -231,6 +231,35 @@ def validate(
         raise _fail(f"{fatal} rule(s) of severity fail are broken")
 
 
+@app.command("compile-contracts")
+def compile_contracts(
+    check: Annotated[
+        bool, typer.Option("--check", help="Only report suites out of date (exit 1 if any)")
+    ] = False,
+) -> None:
+    """Compile expectations/contracts/*.yml into the Great Expectations suites committed under
+    expectations/suites/ (what each run validates with, readable in review)."""
+    from lake.contracts.compile import SUITES_DIR, compile_suites, stale_suites
+    from lake.contracts.spec import load_contracts
+    from lake.storage import LakeError
+
+    try:
+        contracts = load_contracts()
+    except LakeError as exc:
+        raise _fail(str(exc), 2) from exc
+    if check:
+        stale = stale_suites(contracts)
+        if stale:
+            raise _fail(
+                f"suites out of date with their contracts: {', '.join(stale)}; "
+                "run `claimhouse compile-contracts` and commit expectations/suites/"
+            )
+        out.print(f"{len(contracts)} suites in {SUITES_DIR} match their contracts")
+        return
+    for path, changed in compile_suites(contracts).items():
+        out.print(f"{'wrote' if changed else 'unchanged'} {path}")
+
+
 @app.command()
 def dashboard(
     out_file: Annotated[

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 import pandas as pd
+from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
@@ -31,6 +32,7 @@ class IngestSummary:
     duplicates: int
     rejected: int
     sidecars: int
+    files_read: int = 0  # files whose content this run read (unchanged ones are not)
 
     @property
     def accounted(self) -> int:
@@ -42,6 +44,7 @@ class InputFile:
     path: str  # as Hadoop names it, e.g. file:/data/in/a.txt
     source_uri: str  # relative to the input folder, '/'-separated
     size_bytes: int
+    modified_at: float | None = None  # seconds since the epoch, when the file system says
 
 
 def list_input(spark: SparkSession, input_dir: Path | str) -> list[InputFile]:
@@ -68,8 +71,15 @@ def _list_local(root: Path) -> list[InputFile]:
             if not full.is_file():
                 continue
             rel = full.relative_to(root).as_posix()
+            stat = full.stat()
             files.append(
-                InputFile(path=f"file:{full}", source_uri=rel, size_bytes=full.stat().st_size)
+                InputFile(
+                    path=f"file:{full}",
+                    source_uri=rel,
+                    size_bytes=stat.st_size,
+                    # ctime too: copies that keep an old mtime (cp -p, rsync -t) still count.
+                    modified_at=max(stat.st_mtime, stat.st_ctime),
+                )
             )
     return sorted(files, key=lambda f: f.source_uri)
 
@@ -90,7 +100,14 @@ def _list_hadoop(spark: SparkSession, input_dir: str) -> list[InputFile]:
         rel = path[len(root_str) :] if path.startswith(root_str) else status.getPath().getName()
         if any(part.startswith(".") for part in PurePosixPath(rel).parts):
             continue
-        files.append(InputFile(path=path, source_uri=rel, size_bytes=int(status.getLen())))
+        files.append(
+            InputFile(
+                path=path,
+                source_uri=rel,
+                size_bytes=int(status.getLen()),
+                modified_at=status.getModificationTime() / 1000,
+            )
+        )
     return sorted(files, key=lambda f: f.source_uri)
 
 
@@ -102,21 +119,24 @@ def _read_contents(spark: SparkSession, input_dir, wanted: list[InputFile], max_
     root = str(input_dir)
     if "://" not in root and not root.startswith("file:"):
         root = f"file:{Path(root).resolve()}"
-    contents = (
-        spark.read.format("binaryFile")
-        .option("recursiveFileLookup", "true")
-        .load(root)
-        .where(F.col("length") <= max_bytes)  # pushed down: larger files are never read
-        .select("path", "content")
-    )
+    reader = spark.read.format("binaryFile")
+    named = [f.path for f in wanted if not _hidden_from_spark(f)]
+    found = None
+    if len(wanted) <= _READ_BY_NAME_MAX:
+        # An incremental run wants a few files of a large folder: name them, read only them.
+        try:
+            found = reader.load(named) if named else spark.createDataFrame([], _BINARY_FILE)
+        except AnalysisException:  # one vanished since the listing: scan, report it missing
+            found = None
+    if found is None:
+        found = reader.option("recursiveFileLookup", "true").load(root)
+    contents = found.where(F.col("length") <= max_bytes).select("path", "content")
     # Spark never reads names starting with '_' (Hadoop's marker-file convention), not even by
     # name. Local ones are few and small: the driver reads them. Remote ones are rejected.
     hidden_from_spark = [
         f
         for f in wanted
-        if any(p.startswith("_") for p in PurePosixPath(f.source_uri).parts)
-        and f.path.startswith("file:")
-        and f.size_bytes <= max_bytes
+        if _hidden_from_spark(f) and f.path.startswith("file:") and f.size_bytes <= max_bytes
     ]
     if hidden_from_spark:
         extra = spark.createDataFrame(
@@ -125,6 +145,15 @@ def _read_contents(spark: SparkSession, input_dir, wanted: list[InputFile], max_
         )
         contents = contents.unionByName(extra)
     return contents
+
+
+# Up to this many wanted files are read by name; more, and one scan of the folder is cheaper.
+_READ_BY_NAME_MAX = 256
+_BINARY_FILE = "path string, modificationTime timestamp, length long, content binary"
+
+
+def _hidden_from_spark(f: InputFile) -> bool:
+    return any(p.startswith("_") for p in PurePosixPath(f.source_uri).parts)
 
 
 _PARSED = StructType(
@@ -224,6 +253,9 @@ def ingest(
     now = datetime.now(UTC)
     files = list_input(spark, input_dir)
     articles, sidecars, early_rejects = _classify(files, max_file_bytes)
+    unchanged = _unchanged_since_logged(spark, lake, articles)
+    articles = [(f, s) for f, s in articles if f.source_uri not in unchanged]
+    read_sidecars = {s.source_uri for _, s in articles if s is not None}
 
     listing_schema = (
         "source_uri string, path string, size_bytes long, sidecar_uri string, sidecar_path string"
@@ -235,7 +267,7 @@ def ingest(
         ],
         listing_schema,
     )
-    wanted = [f for f, _ in articles] + [f for f in files if f.source_uri in set(sidecars)]
+    wanted = [f for f, _ in articles] + [f for f in files if f.source_uri in read_sidecars]
     contents = _read_contents(spark, input_dir, wanted, max_file_bytes)
     sidecar_contents = contents.select(
         F.col("path").alias("sidecar_path"), F.col("content").alias("sidecar_content")
@@ -247,12 +279,52 @@ def ingest(
     )
     parsed = to_parse.mapInPandas(_parse_batches, _PARSED).persist()
     try:
-        return _write(spark, lake, parsed, early_rejects, sidecars, files, input_dir, run_id, now)
+        summary = _write(
+            spark, lake, parsed, early_rejects, sidecars, unchanged, files, input_dir, run_id, now
+        )
+        return replace(summary, files_read=len(wanted))
     finally:
         parsed.unpersist()
 
 
-def _write(spark, lake, parsed, early_rejects, sidecars, files, input_dir, run_id, now):
+def _unchanged_since_logged(
+    spark: SparkSession, lake: Lake, articles: list[tuple[InputFile, InputFile | None]]
+) -> dict[str, tuple[str, str, int]]:
+    """Article files (and their sidecars) not modified since a run logged them as an article
+    that is still in bronze, with the same size: source_uri -> (article_id, content_sha256,
+    size). These are `unchanged` without being read, which keeps a rerun over a large folder
+    cheap. `logged_at` is taken before a run reads anything, so a file written during that
+    run is read again by the next."""
+    candidates = [
+        (f.source_uri, f.size_bytes, max(f.modified_at, s.modified_at if s else 0.0))
+        for f, s in articles
+        if f.modified_at is not None and (s is None or s.modified_at is not None)
+    ]
+    if not candidates or lake.version(BRONZE_INGEST_LOG.name) == 0:
+        return {}
+    listing = spark.createDataFrame(
+        candidates, "source_uri string, size_bytes long, modified double"
+    )
+    latest = Window.partitionBy("source_uri").orderBy(F.desc("logged_at"))
+    logged = (
+        lake.read(BRONZE_INGEST_LOG.name)
+        .where(F.col("outcome").isin("new", "unchanged"))
+        .withColumn("_rank", F.row_number().over(latest))
+        .where(F.col("_rank") == 1)
+        .select("source_uri", "size_bytes", "article_id", "content_sha256", "logged_at")
+    )
+    in_bronze = lake.read(BRONZE_ARTICLES.name).select("article_id")
+    rows = (
+        listing.join(logged, ["source_uri", "size_bytes"])
+        .where(F.col("modified") < F.unix_micros("logged_at") / 1_000_000)
+        .join(in_bronze, "article_id", "left_semi")
+        .select("source_uri", "article_id", "content_sha256", "size_bytes")
+        .collect()
+    )
+    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+def _write(spark, lake, parsed, early_rejects, sidecars, unchanged, files, input_dir, run_id, now):
     ok = parsed.where(F.col("reason").isNull())
     # Pin the snapshot this run compares against: `decided` is lazy and is evaluated again
     # after the MERGE below, which must not make this run's new articles look unchanged.
@@ -338,10 +410,16 @@ def _write(spark, lake, parsed, early_rejects, sidecars, files, input_dir, run_i
         "size_bytes",
         F.lit(None).cast("string").alias("content_sha256"),
     )
+    not_read = spark.createDataFrame(
+        [(uri, "unchanged", a, None, size, sha) for uri, (a, sha, size) in unchanged.items()],
+        "source_uri string, outcome string, article_id string, reason string, "
+        "size_bytes long, content_sha256 string",
+    )
     log = (
         decided.select(
             "source_uri", "outcome", "article_id", "reason", "size_bytes", "content_sha256"
         )
+        .unionByName(not_read)
         .unionByName(
             parse_rejects.unionByName(early).select(
                 "source_uri",

@@ -19,8 +19,12 @@ warn -> info) so Data Docs show it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+
+from lake.config import REPO_ROOT
 
 if TYPE_CHECKING:
     from great_expectations.core import ExpectationSuite
@@ -205,10 +209,60 @@ def build_suite(contract: Contract) -> ExpectationSuite:
     """A fresh GE suite named after the table, one expectation per rule."""
     import great_expectations as gx
 
-    suite = gx.ExpectationSuite(
-        name=contract.table,
-        meta={"contract": str(contract.source) if contract.source else contract.table},
-    )
+    suite = gx.ExpectationSuite(name=contract.table, meta={"contract": source_name(contract)})
     for rule in rules(contract):
         suite.add_expectation(expectation(rule, contract))
     return suite
+
+
+SUITES_DIR = REPO_ROOT / "expectations" / "suites"
+
+
+def source_name(contract: Contract) -> str:
+    """The contract's file, relative to the repository when it lives there."""
+    if contract.source is None:
+        return contract.table
+    try:
+        return str(contract.source.resolve().relative_to(REPO_ROOT))
+    except ValueError:
+        return str(contract.source)
+
+
+def suite_document(contract: Contract) -> dict:
+    """The compiled GE suite as the JSON GE stores, without the ids GE assigns on save."""
+    import great_expectations as gx
+
+    gx.get_context(mode="ephemeral")  # GE builds suites only inside a context
+    document = build_suite(contract).to_json_dict()
+    document.pop("id", None)
+    for item in document.get("expectations", []):
+        item.pop("id", None)
+    return document
+
+
+def _suite_text(contract: Contract) -> str:
+    return json.dumps(suite_document(contract), indent=2, sort_keys=True) + "\n"
+
+
+def compile_suites(contracts: dict[str, Contract], out: Path = SUITES_DIR) -> dict[Path, bool]:
+    """Write each contract's suite to `<out>/<table>.json`; returns path -> whether it changed."""
+    out.mkdir(parents=True, exist_ok=True)
+    changed = {}
+    for table, contract in sorted(contracts.items()):
+        path = out / f"{table}.json"
+        text = _suite_text(contract)
+        changed[path] = not path.exists() or path.read_text(encoding="utf-8") != text
+        if changed[path]:
+            path.write_text(text, encoding="utf-8")
+    return changed
+
+
+def stale_suites(contracts: dict[str, Contract], out: Path = SUITES_DIR) -> list[str]:
+    """Tables whose committed suite differs from what their contract compiles to."""
+    stale = []
+    for table, contract in sorted(contracts.items()):
+        path = out / f"{table}.json"
+        text = _suite_text(contract)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            stale.append(table)
+    return stale

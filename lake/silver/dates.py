@@ -93,6 +93,20 @@ _HINT = re.compile(
 )
 
 
+# A relative period after one of these, in the same clause, is what a figure is compared with.
+_COMPARISON_BASE = re.compile(
+    r"\b(?:than|compared\s+(?:with|to)|versus|vs\.|double|twice|triple|quadruple|half|times|"
+    r"(?:up|down|rising|falling|rose|fell|increase|decrease|drop|jump)\s+from)\b",
+    re.IGNORECASE,
+)
+
+
+def _clause_before(sentence: str, start: int) -> str:
+    before = sentence[:start]
+    cut = max(before.rfind(c) for c in ",;:(—")
+    return before[cut + 1 :]
+
+
 def find_dates(sentence: str, published: datetime | None = None) -> list[DateMention]:
     if not _HINT.search(sentence):
         return []  # most sentences name no date: skip the seven patterns
@@ -104,6 +118,8 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
                 continue
             if kind == "relative" and re.search(r"['’]s\s+$", sentence[: m.start()]):
                 continue  # "Biden's last year in office" is not a date of this story
+            if kind == "relative" and _COMPARISON_BASE.search(_clause_before(sentence, m.start())):
+                continue  # "twice the total for last year": the baseline, not when it happened
             mention = _resolve(kind, m, published)
             if mention is not None:
                 found.append(mention)

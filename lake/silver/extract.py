@@ -15,7 +15,7 @@ from lake.silver.measure import article_event, date_key, quantity_key
 from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.3.0"
+EXTRACTOR_VERSION = "0.3.1"
 
 
 @dataclass

@@ -133,6 +133,9 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
 
 def _merge_claims(spark: SparkSession, lake: Lake, good, version: str) -> None:
     """One atomic commit: new claims in, and claims of older extractor versions out."""
+    older = lake.read(SILVER_CLAIMS.name).where(F.col("extractor_version") != version)
+    if good.isEmpty() and older.isEmpty():
+        return  # nothing to change: no empty commit, the table's version stays
     target = DeltaTable.forPath(spark, str(lake.path(SILVER_CLAIMS.name)))
     (
         target.alias("t")

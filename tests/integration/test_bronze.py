@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +28,7 @@ def table(lake, name: str, *cols: str) -> set[tuple]:
 
 def test_seeds_become_five_articles(spark, lake):
     summary = run(spark, lake, SEEDS, "r1")
-    assert summary == IngestSummary("r1", 5, 5, 0, 0, 0, 0)
+    assert summary == IngestSummary("r1", 5, 5, 0, 0, 0, 0, files_read=5)
     expected = {}
     for path in sorted(SEEDS.glob("*.txt")):
         body = path.read_text(encoding="utf-8").strip()
@@ -54,7 +55,8 @@ def test_rerun_adds_nothing(spark, lake):
     run(spark, lake, SEEDS, "r1")
     versions = {t: lake.version(t) for t in ("bronze.articles", "bronze.rejects")}
     again = run(spark, lake, SEEDS, "r2")
-    assert again == IngestSummary("r2", 5, 0, 5, 0, 0, 0)
+    # Unchanged since r1 logged them (same size, not modified since): not even read.
+    assert again == IngestSummary("r2", 5, 0, 5, 0, 0, 0, files_read=0)
     assert lake.count("bronze.articles") == 5
     assert table(lake, "bronze.articles", "run_id") == {("r1",)}
     # A MERGE that inserts nothing must not even commit a new version.
@@ -126,7 +128,8 @@ def test_bad_files_are_rejected_with_reasons(spark, lake, bad_folder):
     summary = run(spark, lake, bad_folder, "r1", limit=3000)
     # 14 visible files: 3 articles, 1 duplicate, 8 rejects, 2 sidecars (broken.json and
     # story.json both belong to an article); .hidden.txt is not seen.
-    assert summary == IngestSummary("r1", 14, 3, 0, 1, 8, 2)
+    # 11 read: huge.txt, report.pdf and orphan.json are rejected from the listing alone.
+    assert summary == IngestSummary("r1", 14, 3, 0, 1, 8, 2, files_read=11)
     assert summary.accounted == summary.files_seen
     rejects = {r["source_uri"]: r["reason"] for r in lake.read("bronze.rejects").collect()}
     original_id = hashlib.sha256(
@@ -156,7 +159,9 @@ def test_bad_files_are_rejected_with_reasons(spark, lake, bad_folder):
 def test_rejects_are_not_repeated_on_rerun(spark, lake, bad_folder):
     run(spark, lake, bad_folder, "r1", limit=3000)
     again = run(spark, lake, bad_folder, "r2", limit=3000)
-    assert again == IngestSummary("r2", 14, 0, 3, 1, 8, 2)
+    # Read again: the 5 rejected articles, broken.txt's sidecar and the duplicate; the three
+    # articles in bronze (and story.md's sidecar) are unchanged without a read.
+    assert again == IngestSummary("r2", 14, 0, 3, 1, 8, 2, files_read=7)
     assert lake.count("bronze.rejects") == 9
     assert table(lake, "bronze.rejects", "run_id") == {("r1",)}
 
@@ -166,3 +171,28 @@ def test_missing_input_folder_is_a_clear_error(spark, lake, tmp_path):
 
     with pytest.raises(LakeError, match=r"input folder .*/nope does not exist or is not a folder"):
         run(spark, lake, tmp_path / "nope", "r1")
+
+
+def test_a_rerun_reads_only_the_new_file(spark, lake, seeds_copy):
+    run(spark, lake, seeds_copy, "r1")
+    (seeds_copy / "005_new.txt").write_text("Officials said 12 people were arrested.\n")
+    again = run(spark, lake, seeds_copy, "r2")
+    assert again == IngestSummary("r2", 6, 1, 5, 0, 0, 0, files_read=1)
+    assert table(lake, "bronze.ingest_log", "source_uri", "outcome", "run_id") >= {
+        ("005_new.txt", "new", "r2"),
+        ("000_60622ccef9644d1f.txt", "unchanged", "r2"),
+    }
+
+
+def test_a_same_size_rewrite_that_keeps_the_old_mtime_is_still_read(spark, lake, seeds_copy):
+    run(spark, lake, seeds_copy, "r1")
+    target = seeds_copy / "003_6c01dbacb232ee45.txt"
+    before = target.stat()
+    text = target.read_text()
+    swapped = text.replace("May", "Mai", 1)  # same length, other text
+    assert len(swapped.encode()) == len(text.encode()) and swapped != text
+    target.write_text(swapped)
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))  # as cp -p or rsync -t do
+    again = run(spark, lake, seeds_copy, "r2")
+    # The inode's change time gives the rewrite away: read, and a new article.
+    assert (again.files_read, again.new_articles, again.unchanged) == (1, 1, 4)

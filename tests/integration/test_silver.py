@@ -55,8 +55,10 @@ def test_seed_claims_land_in_silver_and_reruns_are_incremental(spark, lake, seed
     )
     assert bad_spans == 0
 
+    version = lake.version("silver.claims")
     again = extract_new(spark, lake, "r2")
     assert (again.articles_processed, again.claims) == (0, 0)
+    assert lake.version("silver.claims") == version  # no empty commit
 
     (seeds_copy / "005_new.txt").write_text(
         "Officials said about 2,500 troops arrived on Monday, according to the Pentagon."

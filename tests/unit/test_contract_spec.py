@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -127,3 +128,24 @@ def test_structural_mistakes_say_what_to_change(tmp_path):
     renamed = _write(tmp_path, VALID, name="silver.other.yml")
     assert "rename the file to silver.things.yml" in _error(renamed)
     assert "YAML" not in _error(_write(tmp_path, "- just\n- a list\n"))
+
+
+def test_the_committed_ge_suites_match_their_contracts():
+    from lake.contracts.compile import stale_suites
+
+    assert stale_suites(load_contracts()) == [], "run `claimhouse compile-contracts`"
+
+
+def test_an_edited_contract_makes_its_committed_suite_stale(tmp_path):
+    from lake.contracts.compile import SUITES_DIR, compile_suites, stale_suites
+
+    contracts = load_contracts()
+    suites = tmp_path / "suites"
+    shutil.copytree(SUITES_DIR, suites)
+    edited = contracts["bronze.articles"].model_copy(update={"description": "edited"})
+    assert stale_suites({"bronze.articles": edited}, suites) == []  # description: not in GE
+    loosened = contracts["gold.facts"].model_copy(update={"row_rules": []})
+    assert stale_suites({"gold.facts": loosened}, suites) == ["gold.facts"]
+    changed = compile_suites({"gold.facts": loosened}, suites)
+    assert changed == {suites / "gold.facts.json": True}
+    assert stale_suites({"gold.facts": loosened}, suites) == []

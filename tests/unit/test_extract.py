@@ -174,6 +174,21 @@ def test_dates_resolve_with_the_publication_date():
     assert extract_claims("a1", "Officials met last week.")[0].value_text is None
 
 
+@pytest.mark.parametrize(
+    ("sentence", "dates"),
+    [
+        ("Applications are twice the level of last month.", []),
+        ("Exports fell to 40 tonnes, down from 55 tonnes last year.", []),
+        ("Turnout was lower than last year.", []),
+        ("The council met last week to approve the plan.", ["last week"]),
+        ("Last year, the city hired 40 teachers.", ["Last year"]),
+    ],
+)
+def test_a_relative_period_that_is_a_comparison_baseline_is_no_date_claim(sentence, dates):
+    found = [c.claim_text for c in extract_claims("a1", sentence) if c.kind == "date"]
+    assert found == dates
+
+
 def test_quoted_numbers_belong_to_the_speaker():
     body = '"We will hire 300 officers next year," Mayor Jane Doe said.'
     c = extract_claims("a1", body)[0]

@@ -1,0 +1,84 @@
+"""Incremental cost: a full build at N articles, then one new article; prints one JSON object.
+
+    .venv/bin/python benchmarks/incremental.py --articles 10000
+
+`claimhouse generate` writes N articles (N/10 events, fixed seed); one `run_pipeline` builds
+every layer; then one more article is written into the input folder and `run_pipeline` runs
+again, as the Dagster sensor would. Bronze skips files not modified since they were logged,
+silver extracts only the new article, gold is rebuilt from silver by dbt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import shutil
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from lake.config import load_settings
+from lake.pipeline import run_pipeline
+from lake.spark import get_spark
+from lake.synthetic.generate import generate
+
+NEW_ARTICLE = (
+    "Harbor closes after storm\n\n"
+    "The port authority said 14 cargo ships were held outside the harbor on Tuesday. "
+    "About 300 dock workers were sent home, according to a union spokeswoman.\n"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--articles", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--master", default="local[*]")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="claimhouse-bench-"))
+    try:
+        corpus = workdir / "corpus"
+        generate(args.articles, max(1, args.articles // 10), args.seed, corpus)
+        settings = load_settings(
+            warehouse=workdir / "warehouse",
+            input_dir=corpus / "articles",
+            spark_master=args.master,
+        )
+        spark = get_spark(settings)
+        started = time.perf_counter()
+        full = run_pipeline(spark, settings, "full")
+        full_s = time.perf_counter() - started
+        (corpus / "articles" / "zz_new_article.txt").write_text(NEW_ARTICLE, encoding="utf-8")
+        started = time.perf_counter()
+        incremental = run_pipeline(spark, settings, "incremental")
+        incremental_s = time.perf_counter() - started
+        print(
+            json.dumps(
+                {
+                    "benchmark": "incremental",
+                    "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+                    "machine": f"{platform.machine()}, "
+                    f"{spark.sparkContext.defaultParallelism} cores",
+                    "master": args.master,
+                    "articles": args.articles,
+                    "full_s": round(full_s, 2),
+                    "full_stage_s": {k: round(v, 2) for k, v in full.stage_seconds.items()},
+                    "incremental_s": round(incremental_s, 2),
+                    "incremental_stage_s": {
+                        k: round(v, 2) for k, v in incremental.stage_seconds.items()
+                    },
+                    "incremental_fraction": round(incremental_s / full_s, 3),
+                    "new_articles": incremental.bronze.new_articles,
+                    "files_read": incremental.bronze.files_read,
+                    "articles_extracted": incremental.silver.articles_processed,
+                }
+            )
+        )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

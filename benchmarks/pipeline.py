@@ -1,0 +1,137 @@
+"""The whole pipeline on a synthetic corpus of N articles; prints one JSON object.
+
+    .venv/bin/python benchmarks/pipeline.py --articles 1000 10000
+
+For each N: `claimhouse generate` (N articles, N/10 events, fixed seed) into a temporary
+folder, then one `run_pipeline` into a fresh warehouse, timed per stage (each stage includes
+its contract validation), then silver's claims scored against the corpus's ground truth
+(truth/claims.jsonl) with the same matcher as `python -m lake.silver.score`.
+
+Fact-level scoring against the truth's facts is not reported yet: gold keys facts by what
+they measure, not by event, so facts of different events about the same measure merge (see
+the issue notes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import resource
+import shutil
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from lake.config import load_settings
+from lake.pipeline import run_pipeline
+from lake.silver.score import score
+from lake.spark import get_spark
+from lake.storage import Lake
+from lake.synthetic.generate import generate
+
+
+def _truth(corpus: Path) -> dict[str, list[dict]]:
+    truth: dict[str, list[dict]] = {}
+    for line in (corpus / "truth" / "claims.jsonl").read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        vague_date = row["kind"] == "date" and len(row["value_text"] or "") < 10
+        truth.setdefault(row["article_file"], []).append(
+            {
+                "start": row["char_start"],
+                "text": row["claim_text"],
+                "kind": row["kind"],
+                "value": row["value"],
+                "value_text": None if vague_date else row["value_text"],
+                "attribution_kind": row["attribution_kind"],
+            }
+        )
+    return truth
+
+
+def _predicted(lake: Lake) -> dict[str, list[dict]]:
+    """silver.claims by article file (bronze's source_uri), as the scorer wants them."""
+    articles = lake.read("bronze.articles").select("article_id", "source_uri")
+    rows = lake.read("silver.claims").join(articles, "article_id").collect()
+    predicted: dict[str, list[dict]] = {}
+    for row in rows:
+        predicted.setdefault(row["source_uri"], []).append(row.asDict())
+    return predicted
+
+
+def _jvm_peak_rss_mb(spark) -> float | None:
+    pid = spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+
+def measure(spark, n: int, workdir: Path, seed: int) -> dict:
+    corpus = workdir / f"corpus{n}"
+    started = time.perf_counter()
+    generated = generate(n, max(1, n // 10), seed, corpus)
+    generate_s = time.perf_counter() - started
+    text_bytes = sum(p.stat().st_size for p in (corpus / "articles").rglob("*.txt"))
+    settings = load_settings(warehouse=workdir / f"wh{n}", input_dir=corpus / "articles")
+    started = time.perf_counter()
+    summary = run_pipeline(spark, settings, f"bench{n}")
+    total_s = time.perf_counter() - started
+    lake = Lake(spark, settings.warehouse)
+    predicted = _predicted(lake)
+    truth = _truth(corpus)
+    files = sorted(truth.keys() | predicted.keys())
+    result = score({f: predicted.get(f, []) for f in files}, {f: truth.get(f, []) for f in files})
+    return {
+        "articles": n,
+        "events": max(1, n // 10),
+        "text_mb": round(text_bytes / 2**20, 2),
+        "generate_s": round(generate_s, 2),
+        "stage_s": {k: round(v, 2) for k, v in summary.stage_seconds.items()},
+        "total_s": round(total_s, 2),
+        "articles_per_s": round(n / total_s, 2),
+        "mb_per_s": round(text_bytes / 2**20 / total_s, 4),
+        "rows": summary.table_rows,
+        "claims_planted": generated.claims,
+        "claim_precision": result["precision"],
+        "claim_recall": result["recall"],
+        "claim_f1": result["f1"],
+        "attribution_accuracy": result.get("attribution_accuracy"),
+        "driver_python_peak_rss_mb": round(
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
+        ),
+        "driver_jvm_peak_rss_mb": _jvm_peak_rss_mb(spark),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--articles", type=int, nargs="+", default=[1000])
+    parser.add_argument("--seed", type=int, default=23)
+    parser.add_argument("--master", default="local[*]")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="claimhouse-bench-"))
+    try:
+        settings = load_settings(warehouse=workdir / "session", spark_master=args.master)
+        spark = get_spark(settings)
+        runs = [measure(spark, n, workdir, args.seed) for n in args.articles]
+        print(
+            json.dumps(
+                {
+                    "benchmark": "pipeline",
+                    "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+                    "machine": f"{platform.machine()}, "
+                    f"{spark.sparkContext.defaultParallelism} cores",
+                    "master": args.master,
+                    "seed": args.seed,
+                    "runs": runs,
+                }
+            )
+        )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""benchmarks/pipeline.py as a user runs it, on a corpus small enough for the suite (N = 50)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from ..conftest import REPO
+
+
+@pytest.mark.slow
+def test_the_pipeline_benchmark_prints_every_figure_and_scores_claims(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "pipeline.py"), "--articles", "50"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**env, "TMPDIR": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["benchmark"] == "pipeline"
+    (run,) = report["runs"]
+    assert run["articles"] == 50
+    assert set(run["stage_s"]) == {"bronze", "silver", "gold"}
+    for field in ("total_s", "articles_per_s", "mb_per_s", "driver_jvm_peak_rss_mb"):
+        assert run[field] > 0, field
+    assert run["rows"]["bronze.articles"] == 50
+    assert run["claim_precision"] >= 0.9
+    assert run["claim_recall"] >= 0.9
+    assert run["claim_f1"] >= 0.9
