@@ -26,28 +26,10 @@ from pathlib import Path
 
 from lake.config import load_settings
 from lake.pipeline import run_pipeline
-from lake.silver.score import score
+from lake.silver.score import load_truth, score
 from lake.spark import get_spark
 from lake.storage import Lake
 from lake.synthetic.generate import generate
-
-
-def _truth(corpus: Path) -> dict[str, list[dict]]:
-    truth: dict[str, list[dict]] = {}
-    for line in (corpus / "truth" / "claims.jsonl").read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        vague_date = row["kind"] == "date" and len(row["value_text"] or "") < 10
-        truth.setdefault(row["article_file"], []).append(
-            {
-                "start": row["char_start"],
-                "text": row["claim_text"],
-                "kind": row["kind"],
-                "value": row["value"],
-                "value_text": None if vague_date else row["value_text"],
-                "attribution_kind": row["attribution_kind"],
-            }
-        )
-    return truth
 
 
 def _predicted(lake: Lake) -> dict[str, list[dict]]:
@@ -80,7 +62,7 @@ def measure(spark, n: int, workdir: Path, seed: int) -> dict:
     total_s = time.perf_counter() - started
     lake = Lake(spark, settings.warehouse)
     predicted = _predicted(lake)
-    truth = _truth(corpus)
+    truth = load_truth(corpus)
     files = sorted(truth.keys() | predicted.keys())
     result = score({f: predicted.get(f, []) for f in files}, {f: truth.get(f, []) for f in files})
     return {

@@ -32,8 +32,7 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-from lake.config import REPO_ROOT
-from lake.contracts.compile import Rule, build_suite, quote_identifier, rules
+from lake.contracts.compile import Rule, build_suite, quote_identifier, rules, source_name
 from lake.contracts.spec import Contract, ContractError
 from lake.schemas import TABLES, TableSpec
 from lake.storage import Lake, LakeError
@@ -185,12 +184,7 @@ def validate(
 
 
 def _contract_name(contract: Contract) -> str:
-    if contract.source is None:
-        return contract.table
-    try:
-        return str(contract.source.resolve().relative_to(REPO_ROOT))
-    except ValueError:
-        return str(contract.source)
+    return source_name(contract)
 
 
 def _fail_contract(contract: Contract, message: str) -> ContractError:

@@ -119,14 +119,9 @@ def score_sentences(jsonl_path: Path) -> dict:
     return result
 
 
-def score_corpus(corpus_dir: Path, limit: int | None = None) -> dict:
-    """Score against a synthetic corpus's ground truth (lake/synthetic: truth/claims.jsonl).
-
-    The corpus's vocabulary was written apart from the extractor's lexicon, so this is a
-    held-out measure. A vague date ("mid-May" = "2025-05") matches by span alone.
-    """
-    from datetime import datetime
-
+def load_truth(corpus_dir: Path) -> dict[str, list[dict]]:
+    """A synthetic corpus's planted claims (truth/claims.jsonl) by article file, as labels.
+    A vague date ("mid-May" = "2025-05") matches by span alone."""
     truth: dict[str, list[dict]] = {}
     for line in (corpus_dir / "truth" / "claims.jsonl").read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
@@ -141,6 +136,18 @@ def score_corpus(corpus_dir: Path, limit: int | None = None) -> dict:
                 "attribution_kind": row["attribution_kind"],
             }
         )
+    return truth
+
+
+def score_corpus(corpus_dir: Path, limit: int | None = None) -> dict:
+    """Score against a synthetic corpus's ground truth (lake/synthetic: truth/claims.jsonl).
+
+    The corpus's vocabulary was written apart from the extractor's lexicon, so this is a
+    held-out measure. A vague date ("mid-May" = "2025-05") matches by span alone.
+    """
+    from datetime import datetime
+
+    truth = load_truth(corpus_dir)
     files = sorted((corpus_dir / "articles").rglob("*.txt"))[:limit]
     predicted, labels = {}, {}
     for path in files:
