@@ -46,8 +46,9 @@ def seeds_copy(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def gold(spark, tmp_path_factory):
-    """The seeds through bronze, silver and one gold build (run id g1), shared by every test
-    that only reads them: (lake, settings, gold summary, article_id -> "000".."004")."""
+    """The seeds through bronze, silver and one gold build (run id g1), shared by the tests
+    that read them: (lake, settings, gold summary, article_id -> "000".."004").
+    tests/integration/test_serve.py adds one article and claim: count, do not assume 43."""
     from lake.bronze.ingest import ingest
     from lake.config import load_settings
     from lake.gold.build import build_gold
