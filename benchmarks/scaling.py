@@ -29,7 +29,7 @@ def _run(master: str, mb: float) -> dict:
     )
     if done.returncode != 0:
         raise SystemExit(f"extraction_throughput.py --master {master} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(done.stdout[done.stdout.index("{") :])  # it prints indented JSON
 
 
 def main() -> None:
