@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 from pyspark.sql import SparkSession
 
@@ -65,6 +66,12 @@ def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
         "spark.pyspark.driver.python": sys.executable,
         "spark.executorEnv.PYSPARK_PYTHON": sys.executable,
     }
+    if settings.spark_master.startswith("spark://"):
+        # Standalone executors default to 1g, too small for the body joins named above.
+        conf["spark.executor.memory"] = os.environ.get("CLAIMHOUSE_EXECUTOR_MEMORY", "2g")
+        if urlparse(settings.spark_master).hostname in ("127.0.0.1", "localhost"):
+            # A loopback master's workers reach the driver on loopback too.
+            conf["spark.driver.host"] = "127.0.0.1"
     jars = local_delta_jars()
     if jars:
         conf["spark.jars"] = ",".join(str(j) for j in jars)
