@@ -7,9 +7,10 @@ folder, then one `run_pipeline` into a fresh warehouse, timed per stage (each st
 its contract validation), then silver's claims scored against the corpus's ground truth
 (truth/claims.jsonl) with the same matcher as `python -m lake.silver.score`.
 
-Fact-level scoring against the truth's facts is not reported yet: gold keys facts by what
-they measure, not by event, so facts of different events about the same measure merge (see
-the issue notes).
+Gold's facts and conflicts are scored against the truth's facts (truth/facts.jsonl) with
+`lake.gold.score.score_synthetic`. Gold keys facts by what they measure, not yet by event, so
+facts of different events about the same measure merge: fact precision is low until story
+clustering lands (see benchmarks/README.md).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from lake.config import load_settings
+from lake.gold.score import load_truth_facts, score_synthetic
 from lake.pipeline import run_pipeline
 from lake.silver.score import load_truth, score
 from lake.spark import get_spark
@@ -40,6 +42,20 @@ def _predicted(lake: Lake) -> dict[str, list[dict]]:
     for row in rows:
         predicted.setdefault(row["source_uri"], []).append(row.asDict())
     return predicted
+
+
+def _fact_scores(lake: Lake, corpus: Path) -> dict:
+    keys = {
+        r["article_id"]: Path(r["source_uri"]).stem
+        for r in lake.read("bronze.articles").select("article_id", "source_uri").collect()
+    }
+    columns = ["fact_id", "kind", "consensus_value", "consensus_text", "articles", "status"]
+    facts = [r.asDict() for r in lake.read("gold.facts").select(columns).collect()]
+    conflicts = [
+        r.asDict()
+        for r in lake.read("gold.fact_conflicts").select("fact_id", "value_a", "value_b").collect()
+    ]
+    return score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
 
 
 def _jvm_peak_rss_mb(spark) -> float | None:
@@ -65,6 +81,7 @@ def measure(spark, n: int, workdir: Path, seed: int) -> dict:
     truth = load_truth(corpus)
     files = sorted(truth.keys() | predicted.keys())
     result = score({f: predicted.get(f, []) for f in files}, {f: truth.get(f, []) for f in files})
+    facts = _fact_scores(lake, corpus)
     return {
         "articles": n,
         "events": max(1, n // 10),
@@ -80,6 +97,7 @@ def measure(spark, n: int, workdir: Path, seed: int) -> dict:
         "claim_recall": result["recall"],
         "claim_f1": result["f1"],
         "attribution_accuracy": result.get("attribution_accuracy"),
+        **facts,
         "driver_python_peak_rss_mb": round(
             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
         ),

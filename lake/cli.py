@@ -108,12 +108,18 @@ def run(
         out.print(
             f"bronze: {b.files_seen} files seen = {b.new_articles} new articles + "
             f"{b.unchanged} unchanged + {b.duplicates} duplicates + {b.rejected} rejected + "
-            f"{b.sidecars} sidecars"
+            f"{b.sidecars} sidecars; {b.files_read} read (unchanged files are not)"
         )
     if (s := summary.silver) is not None:
         out.print(
             f"silver: {s.claims} claims from {s.articles_processed} new articles, "
             f"{s.quarantined} quarantined (extractor {s.extractor_version})"
+        )
+    if (st := summary.stories) is not None:
+        out.print(
+            f"silver: {st.articles} articles in {st.stories} stories, {st.changed} regrouped"
+            if st.stories >= 0
+            else "silver: stories unchanged (no new article)"
         )
     if (g := summary.gold) is not None:
         out.print(

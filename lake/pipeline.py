@@ -17,6 +17,7 @@ from lake.contracts.enforce import enforce_tables
 from lake.gold.build import GOLD_TABLES, GoldSummary, build_gold
 from lake.schemas import TABLES
 from lake.silver.publish import SilverSummary, extract_new
+from lake.silver.stories import StoriesSummary, publish_stories
 from lake.storage import Lake
 
 Progress = Callable[[str], None]
@@ -31,6 +32,7 @@ class RunSummary:
     run_id: str
     bronze: IngestSummary | None = None
     silver: SilverSummary | None = None
+    stories: StoriesSummary | None = None
     gold: GoldSummary | None = None
     table_rows: dict[str, int] = field(default_factory=dict)
     table_versions: dict[str, int] = field(default_factory=dict)
@@ -80,6 +82,8 @@ def run_pipeline(
         started = time.perf_counter()
         progress("silver: extracting claims from new articles")
         summary.silver = extract_new(spark, lake, run_id)
+        progress("silver: grouping articles into stories")
+        summary.stories = publish_stories(spark, lake, run_id)
         summary.stage_seconds["silver"] = time.perf_counter() - started
         started = time.perf_counter()
         progress("gold: dbt build (reconcile claims into facts)")

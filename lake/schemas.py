@@ -178,6 +178,22 @@ SILVER_EXTRACTIONS = TableSpec(
     ),
 )
 
+SILVER_ARTICLE_STORIES = TableSpec(
+    name="silver.article_stories",
+    key=("article_id",),
+    description="Which story (articles about the same event) each bronze article belongs to.",
+    schema=StructType(
+        [
+            _f("article_id", StringType(), False),
+            _f("story_id", StringType(), False, "the story's smallest article_id"),
+            _f("story_size", IntegerType(), False, "articles in the story"),
+            _f("story_method", StringType(), False, "lake.silver.stories.STORY_METHOD"),
+            _f("grouped_at", TimestampType(), False),
+            _f("run_id", StringType(), False, "the run that last changed this row"),
+        ]
+    ),
+)
+
 TABLES: dict[str, TableSpec] = {
     spec.name: spec
     for spec in (
@@ -187,5 +203,6 @@ TABLES: dict[str, TableSpec] = {
         SILVER_CLAIMS,
         SILVER_CLAIMS_QUARANTINE,
         SILVER_EXTRACTIONS,
+        SILVER_ARTICLE_STORIES,
     )
 }

@@ -80,6 +80,24 @@ class Lake:
         updated = int(row["num_updated_rows"]) if row is not None else 0
         return MergeResult(inserted=inserted, updated=updated, version=self.version(spec.name))
 
+    def merge_upsert(self, spec: TableSpec, df: DataFrame) -> MergeResult:
+        """Insert rows with new keys and overwrite rows whose key exists (pass only rows that
+        changed: Delta commits a version even when a MERGE changes nothing)."""
+        self.ensure(spec)
+        target = DeltaTable.forPath(self.spark, str(self.path(spec.name)))
+        condition = " AND ".join(f"t.`{k}` <=> s.`{k}`" for k in spec.key)
+        metrics = (
+            target.alias("t")
+            .merge(df.alias("s"), condition)
+            .whenMatchedUpdateAll()
+            .whenNotMatchedInsertAll()
+            .execute()
+        )
+        row = metrics.first() if metrics is not None else None
+        inserted = int(row["num_inserted_rows"]) if row is not None else 0
+        updated = int(row["num_updated_rows"]) if row is not None else 0
+        return MergeResult(inserted=inserted, updated=updated, version=self.version(spec.name))
+
     def version(self, table: str) -> int:
         self._require(table)
         delta = DeltaTable.forPath(self.spark, str(self.path(table)))

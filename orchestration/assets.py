@@ -8,8 +8,15 @@ import dagster as dg
 
 from lake.contracts.run import ContractViolation
 from lake.pipeline import ingest_and_check
-from lake.schemas import BRONZE_ARTICLES, BRONZE_REJECTS, SILVER_CLAIMS, SILVER_CLAIMS_QUARANTINE
+from lake.schemas import (
+    BRONZE_ARTICLES,
+    BRONZE_REJECTS,
+    SILVER_ARTICLE_STORIES,
+    SILVER_CLAIMS,
+    SILVER_CLAIMS_QUARANTINE,
+)
 from lake.silver.publish import extract_new
+from lake.silver.stories import publish_stories
 from orchestration.checks import contract_check_results, contract_check_specs
 from orchestration.metadata import table_metadata
 from orchestration.resources import LakeResource
@@ -18,6 +25,7 @@ BRONZE_ARTICLES_KEY = dg.AssetKey(["bronze", "articles"])
 BRONZE_REJECTS_KEY = dg.AssetKey(["bronze", "rejects"])
 SILVER_CLAIMS_KEY = dg.AssetKey(["silver", "claims"])
 SILVER_QUARANTINE_KEY = dg.AssetKey(["silver", "claims_quarantine"])
+SILVER_STORIES_KEY = dg.AssetKey(["silver", "article_stories"])
 
 # Columns shown in each table's preview (presentation only; long text such as body left out).
 PREVIEW_COLUMNS = {
@@ -72,6 +80,7 @@ def build_bronze_ingest() -> dg.AssetsDefinition:
                     {
                         "input_dir": dg.MetadataValue.path(str(h.settings.input_dir)),
                         "files_seen": summary.files_seen,
+                        "files_read": summary.files_read,
                         "new_articles": summary.new_articles,
                         "unchanged": summary.unchanged,
                         "duplicates": summary.duplicates,
@@ -105,6 +114,9 @@ def build_silver_extract() -> dg.AssetsDefinition:
                 SILVER_QUARANTINE_KEY,
                 SILVER_CLAIMS_QUARANTINE.description,
                 deps=[BRONZE_ARTICLES_KEY],
+            ),
+            _spec(
+                SILVER_STORIES_KEY, SILVER_ARTICLE_STORIES.description, deps=[BRONZE_ARTICLES_KEY]
             ),
         ],
         check_specs=checks,
@@ -147,6 +159,21 @@ def build_silver_extract() -> dg.AssetsDefinition:
                     SILVER_CLAIMS_QUARANTINE.name,
                     PREVIEW_COLUMNS[SILVER_CLAIMS_QUARANTINE.name],
                     {**run, "rows_quarantined": summary.quarantined},
+                ),
+            )
+            stories = publish_stories(h.spark, h.lake, h.run_id)
+            context.log.info(
+                f"silver: {stories.articles} articles in "
+                + (f"{stories.stories} stories" if stories.stories >= 0 else "unchanged stories")
+                + f", {stories.changed} rows changed"
+            )
+            yield dg.MaterializeResult(
+                asset_key=SILVER_STORIES_KEY,
+                metadata=table_metadata(
+                    h.lake,
+                    SILVER_ARTICLE_STORIES.name,
+                    ("story_id", "article_id", "story_size", "story_method"),
+                    {"rows_changed_this_run": stories.changed},
                 ),
             )
             yield from contract_check_results(h.lake, h.run_id, checks)

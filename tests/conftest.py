@@ -53,12 +53,14 @@ def gold(spark, tmp_path_factory):
     from lake.config import load_settings
     from lake.gold.build import build_gold
     from lake.silver.publish import extract_new
+    from lake.silver.stories import publish_stories
     from lake.storage import Lake
 
     settings = load_settings(warehouse=tmp_path_factory.mktemp("gold") / "warehouse")
     lake = Lake(spark, settings.warehouse)
     ingest(spark, lake, SEEDS, "g1", 5 * 1024 * 1024)
     extract_new(spark, lake, "g1")
+    publish_stories(spark, lake, "g1")
     summary = build_gold(spark, settings, "g1")
     names = {
         r["article_id"]: r["source_uri"][:3]

@@ -16,6 +16,7 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 
 from lake.config import REPO_ROOT, Settings
+from lake.schemas import SILVER_ARTICLE_STORIES
 from lake.spark import JARS_DIR, LOG4J_CONF
 from lake.storage import Lake, LakeError
 
@@ -92,7 +93,10 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
             f"dbt project not found at {DBT_PROJECT_DIR}: set CLAIMHOUSE_DBT_PROJECT to the "
             "folder holding dbt_project.yml"
         )
-    Lake(spark, settings.warehouse).forget_other_warehouses()
+    lake = Lake(spark, settings.warehouse)
+    lake.forget_other_warehouses()
+    # A dbt source must exist: before any grouping, every article is a story of its own.
+    lake.ensure(SILVER_ARTICLE_STORIES)
     saved_conf = {key: spark.conf.get(key, None) for key in _TOUCHED_CONF}
     try:
         with _dbt_environment(settings):

@@ -125,3 +125,90 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def _same_value(kind: str, gold_value: float | None, gold_text: str | None, true) -> bool:
+    """A gold value equals a true one: numbers to 1e-6 relative, dates as ISO text; a date
+    stated without its year ("--05-20") equals a true date on the same month and day."""
+    if true is None:
+        return False
+    if kind == "date":
+        text = gold_text or ""
+        return text == true or (text.startswith("--") and text == f"--{str(true)[5:]}")
+    if gold_value is None:
+        try:
+            gold_value = float((gold_text or "").replace(",", ""))
+        except ValueError:
+            return False
+    return abs(gold_value - float(true)) <= 1e-6 * max(1.0, abs(float(true)))
+
+
+def score_synthetic(
+    facts: list[dict], conflicts: list[dict], truth_facts: list[dict], article_keys: dict
+) -> dict:
+    """Fact precision / recall / F1 and conflict recall against a synthetic corpus's
+    truth/facts.jsonl. article_keys: article_id -> the truth's article key (file stem).
+
+    A gold fact matches a true fact when kinds agree, the consensus equals the true value and
+    the article sets (gold's `articles`; the truth's supporting and contradicting articles)
+    overlap by Jaccard >= 0.5; each true fact matches at most one gold fact, the best one. A
+    planted conflict is found when its matched fact has a conflict row between the true value
+    and the planted one."""
+    scored = [f for f in facts if f.get("consensus_text") is not None]
+    by_kind: dict[str, list[dict]] = {}
+    for fact in scored:
+        by_kind.setdefault(fact["kind"], []).append(fact)
+    conflicts_by_fact: dict[str, list[dict]] = {}
+    for row in conflicts:
+        conflicts_by_fact.setdefault(row["fact_id"], []).append(row)
+    used: set[str] = set()
+    matched = status_right = planted = found = 0
+    for true in truth_facts:
+        want = set(true["supporting_articles"]) | set(true["contradicting_articles"])
+        best, best_j = None, 0.0
+        for fact in by_kind.get(true["kind"], []):
+            if fact["fact_id"] in used:
+                continue
+            value, text = fact.get("consensus_value"), fact["consensus_text"]
+            if not _same_value(true["kind"], value, text, true["true_value"]):
+                continue
+            j = _jaccard({article_keys.get(a, a) for a in fact["articles"] or []}, want)
+            if j >= 0.5 and j > best_j:
+                best, best_j = fact, j
+        if best is not None:
+            matched += 1
+            used.add(best["fact_id"])
+            status_right += best["status"] == true["expected_status"]
+        if true.get("conflict_value") is None:
+            continue
+        planted += 1
+        if best is not None and any(
+            _same_value(true["kind"], None, row["value_a"], true["true_value"])
+            and _same_value(true["kind"], None, row["value_b"], true["conflict_value"])
+            or _same_value(true["kind"], None, row["value_b"], true["true_value"])
+            and _same_value(true["kind"], None, row["value_a"], true["conflict_value"])
+            for row in conflicts_by_fact.get(best["fact_id"], [])
+        ):
+            found += 1
+    precision = matched / len(scored) if scored else 0.0
+    recall = matched / len(truth_facts) if truth_facts else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {
+        "true_facts": len(truth_facts),
+        "gold_facts": len(scored),
+        "gold_facts_without_value": len(facts) - len(scored),
+        "matched": matched,
+        "fact_precision": round(precision, 3),
+        "fact_recall": round(recall, 3),
+        "fact_f1": round(f1, 3),
+        "status_accuracy": round(status_right / matched, 3) if matched else 0.0,
+        "planted_conflicts": planted,
+        "conflicts_found": found,
+        "conflict_recall": round(found / planted, 3) if planted else None,
+    }
+
+
+def load_truth_facts(corpus_dir: Path) -> list[dict]:
+    """A synthetic corpus's facts (truth/facts.jsonl)."""
+    text = (corpus_dir / "truth" / "facts.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line]

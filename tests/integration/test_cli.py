@@ -140,12 +140,16 @@ def test_run_end_to_end_twice(tmp_path):
     text = " ".join(first.stdout.split())
     assert (
         "bronze: 5 files seen = 5 new articles + 0 unchanged + 0 duplicates + 0 rejected "
-        "+ 0 sidecars" in text
+        "+ 0 sidecars; 5 read" in text
     )
+    assert "silver: 5 articles in 1 stories, 5 regrouped" in text
     assert "bronze.articles │ 5 │ 1" in text
     second = claimhouse(*args)
     assert second.returncode == 0, second.stderr
-    assert "= 0 new articles + 5 unchanged" in " ".join(second.stdout.split())
+    again = " ".join(second.stdout.split())
+    assert "= 0 new articles + 5 unchanged" in again
+    assert "sidecars; 0 read" in again
+    assert "silver: stories unchanged (no new article)" in again
     assert (tmp_path / "wh" / "bronze" / "articles" / "_delta_log").is_dir()
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()

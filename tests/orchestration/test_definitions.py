@@ -44,7 +44,9 @@ EXPECTED_ASSET_KEYS = [
     "gold_intermediate/int_claims_intervals",
     "gold_intermediate/int_claims_reconciled",
     "gold_staging/stg_bronze__articles",
+    "gold_staging/stg_silver__article_stories",
     "gold_staging/stg_silver__claims",
+    "silver/article_stories",
     "silver/claims",
     "silver/claims_quarantine",
 ]
@@ -67,11 +69,13 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     assert parents["gold_staging/stg_bronze__articles"] == {"bronze/articles"}
     assert parents["gold_staging/stg_silver__claims"] == {"silver/claims"}
     assert parents["silver/claims"] == {"bronze/articles"}
+    assert parents["gold_staging/stg_silver__article_stories"] == {"silver/article_stories"}
+    assert parents["silver/article_stories"] == {"bronze/articles"}
     # dbt tests on models are asset checks; the whole dbt project is one step, after silver.
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
-    # 39 dbt tests plus one check per contract rule (expectations/contracts/).
-    assert len(checks) == 79
+    # 43 dbt tests plus one check per contract rule (expectations/contracts/).
+    assert len(checks) == 83
     by_asset = {}
     for key, name in checks:
         by_asset.setdefault(key, set()).add(name)
@@ -139,7 +143,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 79
+    assert len(checks) == 83
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS

@@ -1,12 +1,28 @@
 -- Each claim as an interval on its measure's axis, with the independent source it counts as.
+-- A fact is one measure of one story: claims of different stories never reconcile together.
 with claims as (
     select * from {{ ref('stg_silver__claims') }}
+),
+
+stories as (
+    select * from {{ ref('stg_silver__article_stories') }}
+),
+
+with_story as (
+    select
+        claims.*,
+        -- An article not grouped yet (no stories row) is a story of its own.
+        coalesce(stories.story_id, claims.article_id) as story_id
+    from claims
+    left join stories on claims.article_id = stories.article_id
 ),
 
 intervals as (
     select
         *,
-        substr(sha2(concat_ws('|', kind, measure_key, coalesce(per, '')), 256), 1, 16) as fact_id,
+        substr(
+            sha2(concat_ws('|', story_id, kind, measure_key, coalesce(per, '')), 256), 1, 16
+        ) as fact_id,
         -- "--05-20" states no year; such a date compares with others by month and day only.
         kind = 'date' and date_start is not null and date_start not like '--%' as year_known,
         case
@@ -27,7 +43,7 @@ intervals as (
             regexp_replace(lower(trim(coalesce(cited_outlet, reporting_outlet))), '^the +', ''),
             concat('article:', article_id)
         ) as source_key
-    from claims
+    from with_story
 ),
 
 graded as (

@@ -1,8 +1,9 @@
 -- Reconciliation, per fact (claims sharing kind, measure_key and per):
 --   support(c)  = independent sources whose claims overlap c's interval;
 --   rank        = stated values before bounds, then support, then precision, then articles;
---   anchor      = a claim no better-ranked claim overlaps: each anchor heads one value group,
---                 anchors are pairwise disjoint, group 1 is the consensus;
+--   consensus   = the best-ranked claim: group 1;
+--   anchor      = a claim that disagrees with the consensus and that no better-ranked such
+--                 claim overlaps: each heads one more value group (groups pairwise disjoint);
 --   agrees      = the claim's interval overlaps the consensus (null when it bounds nothing).
 with claims as (
     select * from {{ ref('int_claims_intervals') }}
@@ -41,23 +42,41 @@ ranked as (
     inner join support on informative.claim_id = support.claim_id
 ),
 
+consensus as (
+    select * from ranked where value_rank = 1
+),
+
+-- Overlap is not transitive ("more than 90" overlaps 100 and "up to 95"; those two do not), so
+-- the other value groups are drawn from the claims that disagree with the consensus: then a
+-- fact has one value group exactly when every informative claim agrees with its consensus.
+disagreeing as (
+    select ranked.*
+    from ranked
+    inner join consensus on ranked.fact_id = consensus.fact_id
+    where not {{ intervals_overlap('ranked', 'consensus') }}
+),
+
 overlapped_by_better as (
     select distinct a.claim_id
-    from ranked as a
-    inner join ranked as b
+    from disagreeing as a
+    inner join disagreeing as b
         on a.fact_id = b.fact_id and b.value_rank < a.value_rank and {{ intervals_overlap('a', 'b') }}
 ),
 
-anchors as (
-    select
-        ranked.*,
-        row_number() over (partition by ranked.fact_id order by ranked.value_rank) as group_rank
-    from ranked
-    left anti join overlapped_by_better on ranked.claim_id = overlapped_by_better.claim_id
+other_anchors as (
+    select disagreeing.*
+    from disagreeing
+    left anti join overlapped_by_better on disagreeing.claim_id = overlapped_by_better.claim_id
 ),
 
-consensus as (
-    select * from anchors where group_rank = 1
+anchors as (
+    select consensus.*, 1 as group_rank from consensus
+    union all
+    select
+        other_anchors.*,
+        1 + row_number() over (partition by other_anchors.fact_id order by other_anchors.value_rank)
+            as group_rank
+    from other_anchors
 ),
 
 reconciled as (

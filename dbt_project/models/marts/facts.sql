@@ -21,6 +21,7 @@ value_groups as (
 grouped as (
     select
         claims.fact_id,
+        claims.story_id,
         claims.measure_key,
         claims.kind,
         claims.per,
@@ -36,12 +37,13 @@ grouped as (
         min(articles.ingested_at) as first_seen
     from claims
     inner join articles on claims.article_id = articles.article_id
-    group by claims.fact_id, claims.measure_key, claims.kind, claims.per
+    group by claims.fact_id, claims.story_id, claims.measure_key, claims.kind, claims.per
 ),
 
 facts as (
     select
         grouped.fact_id,
+        grouped.story_id,
         grouped.measure_key,
         {{ measure_label('grouped.measure_key') }} as label,
         grouped.kind,

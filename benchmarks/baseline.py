@@ -1,0 +1,290 @@
+"""The same work in one plain Python process (no Spark, no Delta); prints one JSON object.
+
+    .venv/bin/python benchmarks/baseline.py --articles 1000 10000
+
+For each N: the same synthetic corpus as benchmarks/pipeline.py (same generator, seed and
+event count), then in one process: read and parse every file with bronze's parser (dedup by
+content), extract claims with silver's extractor, reconcile them into facts with the rules of
+lake.silver.stories (story grouping, re-done here with Python loops) and of
+dbt_project/models (intervals, support by independent source, ranking, value groups, status),
+and write articles, claims and facts as JSON Lines. No contracts, no table history, no
+recovery: the floor claimhouse's overheads are measured against.
+
+Compare `total_s` with pipeline.py's at the same N for the claimhouse / baseline ratio; the
+fact and status counts must equal gold's (a check that the baseline does the same work).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import platform
+import resource
+import shutil
+import tempfile
+import time
+from collections import Counter, defaultdict
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from lake.bronze.parse import parse_file
+from lake.silver import stories as S
+from lake.silver.extract import extract_claims, problems
+from lake.synthetic.generate import generate
+
+_EPOCH = date(1970, 1, 1)
+_INF = float("inf")
+
+
+def _day(text: str | None) -> int | None:
+    try:
+        return (date.fromisoformat(text) - _EPOCH).days if text else None
+    except ValueError:  # "--05-20": no year
+        return None
+
+
+def _day_of_year(text: str | None) -> int | None:
+    try:
+        return date.fromisoformat(f"2000-{text[-5:]}").timetuple().tm_yday if text else None
+    except ValueError:
+        return None
+
+
+def _interval(c: dict) -> dict:
+    """int_claims_intervals.sql for one claim."""
+    if c["kind"] == "date":
+        lo, hi = _day(c["date_start"]), _day(c["date_end"])
+        md_lo, md_hi = _day_of_year(c["date_start"]), _day_of_year(c["date_end"])
+        informative = md_lo is not None
+        width = md_hi - md_lo if informative and md_hi is not None else None
+    else:
+        lower, upper = c["lower"], c["upper"]
+        lo = lower if lower is not None else (min(0.0, upper) if upper is not None else None)
+        hi = upper if upper is not None else (_INF if lower is not None else None)
+        md_lo = md_hi = None
+        informative = lo is not None and hi is not None
+        width = hi - lo if informative else None
+    outlet = c["cited_outlet"] or c["reporting_outlet"]
+    source = outlet.strip().lower().removeprefix("the ").lstrip() if outlet else None
+    return {
+        **c,
+        "year_known": c["kind"] == "date"
+        and bool(c["date_start"])
+        and not c["date_start"].startswith("--"),
+        "lo": lo,
+        "hi": hi,
+        "md_lo": md_lo,
+        "md_hi": md_hi,
+        "source_key": source or f"article:{c['article_id']}",
+        "informative": informative,
+        "width": width,
+        "tier": (0 if c["qualifier"] in ("exact", "approximate", "almost") else 1)
+        if informative
+        else None,
+    }
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    if a["kind"] == "date" and not (a["year_known"] and b["year_known"]):
+        return a["md_lo"] <= b["md_hi"] and b["md_lo"] <= a["md_hi"]
+    return a["lo"] <= b["hi"] and b["lo"] <= a["hi"]
+
+
+def group_stories(articles: dict[str, dict]) -> dict[str, str]:
+    """lake.silver.stories in plain Python: article_id -> story_id."""
+    n = len(articles)
+    terms = {
+        a: S.article_terms(f"{art['title'] or ''}\n{art['body']}") for a, art in articles.items()
+    }
+    df: Counter = Counter()
+    common: set[str] = set()
+    for found in terms.values():
+        df.update(found.keys())
+        common.update(t for t, (_, lower) in found.items() if lower)
+    cap = max(S.MIN_DF_CAP, int(n * S.MAX_DF_SHARE))
+    vectors, names = {}, {}
+    for a, found in terms.items():
+        names[a] = {t for t, (proper, _) in found.items() if proper and t not in common}
+        vectors[a] = {
+            t: (math.log((1 + n + S.PSEUDO_ARTICLES) / (1 + df[t])) + 1)
+            * (S.PROPER_NAME_WEIGHT if t in names[a] else 1.0)
+            for t in found
+            if df[t] <= cap
+        }
+    norms = {a: math.sqrt(sum(w * w for w in v.values())) for a, v in vectors.items()}
+    day = {
+        a: (art["published_at"].date() - _EPOCH).days if art["published_at"] else None
+        for a, art in articles.items()
+    }
+    postings = defaultdict(list)
+    for a, vector in vectors.items():
+        for t, w in vector.items():
+            if df[t] >= 2:
+                postings[t].append((a, w))
+    dots: Counter = Counter()
+    for posting in postings.values():
+        for (a, wa), (b, wb) in itertools.combinations(sorted(posting), 2):
+            if day[a] is None or day[b] is None or abs(day[a] - day[b]) <= S.WINDOW_DAYS:
+                dots[(a, b)] += wa * wb
+    links = []
+    for (a, b), dot in dots.items():
+        similarity = dot / (norms[a] * norms[b])
+        evidence = sum(math.log((n + S.PSEUDO_ARTICLES) / df[t]) for t in names[a] & names[b])
+        if similarity >= S.LINK_THRESHOLD and evidence >= S.MIN_NAME_EVIDENCE:
+            links.append((a, b, similarity))
+    return S.average_linkage(articles, links, S.LINK_THRESHOLD)
+
+
+def reconcile(claims: list[dict], story: dict[str, str]) -> list[dict]:
+    """int_claims_reconciled.sql and facts.sql: one fact per (story, kind, measure_key, per)."""
+    by_fact: dict[tuple, list[dict]] = defaultdict(list)
+    for c in claims:
+        key = (story[c["article_id"]], c["kind"], c["measure_key"], c["per"] or "")
+        by_fact[key].append(_interval(c))
+    facts = []
+    for (story_id, kind, measure_key, per), group in by_fact.items():
+        informative = [c for c in group if c["informative"]]
+        for c in informative:
+            peers = [d for d in informative if _overlap(c, d)]
+            c["sources"] = len({d["source_key"] for d in peers})
+            c["articles"] = len({d["article_id"] for d in peers})
+        informative.sort(
+            key=lambda c: (c["tier"], -c["sources"], c["width"], -c["articles"], c["claim_id"])
+        )
+        consensus = informative[0] if informative else None
+        disagreeing = [c for c in informative[1:] if not _overlap(c, consensus)]
+        anchors = informative[:1] + [
+            c
+            for i, c in enumerate(disagreeing)
+            if not any(_overlap(c, better) for better in disagreeing[:i])
+        ]
+        if len(anchors) >= 2:
+            status = "conflicting"
+        elif consensus and consensus["sources"] >= 2:
+            status = "corroborated"
+        else:
+            status = "single_source"
+        values = [c["value"] for c in group if c["value"] is not None]
+        facts.append(
+            {
+                "story_id": story_id,
+                "kind": kind,
+                "measure_key": measure_key,
+                "per": per or None,
+                "consensus_text": consensus["value_text"] if consensus else None,
+                "value_min": min(values) if values else None,
+                "value_max": max(values) if values else None,
+                "status": status,
+                "article_count": len({c["article_id"] for c in group}),
+                "independent_source_count": len({c["source_key"] for c in group}),
+                "claim_count": len(group),
+                "conflict_pairs": len(anchors) * (len(anchors) - 1) // 2,
+            }
+        )
+    return facts
+
+
+def _write_jsonl(path: Path, rows: list[dict]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(json.dumps(row, default=str) + "\n")
+
+
+def measure(n: int, workdir: Path, seed: int) -> dict:
+    corpus = workdir / f"corpus{n}"
+    generate(n, max(1, n // 10), seed, corpus)
+    files = sorted(p for p in (corpus / "articles").rglob("*.txt"))
+    text_bytes = sum(p.stat().st_size for p in files)
+    out = workdir / f"out{n}"
+    out.mkdir()
+    stages = {}
+
+    started = time.perf_counter()
+    articles: dict[str, dict] = {}
+    rejects = 0
+    for path in files:
+        sidecar = path.with_suffix(".json")
+        parsed = parse_file(
+            str(path),
+            path.read_bytes(),
+            sidecar.name if sidecar.exists() else None,
+            sidecar.read_bytes() if sidecar.exists() else None,
+        )
+        if parsed.article_id is None:
+            rejects += 1
+        else:
+            articles.setdefault(parsed.article_id, {"source_uri": str(path), **vars(parsed)})
+    _write_jsonl(out / "articles.jsonl", list(articles.values()))
+    stages["bronze"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    claims, quarantined = [], []
+    for a in articles.values():
+        for claim in extract_claims(a["article_id"], a["body"], a["published_at"], a["outlet"]):
+            row = claim.as_row()
+            row["rules_broken"] = problems(row, a["body"])
+            (quarantined if row["rules_broken"] else claims).append(row)
+    _write_jsonl(out / "claims.jsonl", claims)
+    _write_jsonl(out / "quarantine.jsonl", quarantined)
+    stages["silver"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    story = group_stories(articles)
+    _write_jsonl(
+        out / "stories.jsonl", [{"article_id": a, "story_id": s} for a, s in story.items()]
+    )
+    stages["stories"] = time.perf_counter() - started
+
+    started = time.perf_counter()
+    facts = reconcile(claims, story)
+    _write_jsonl(out / "facts.jsonl", facts)
+    stages["gold"] = time.perf_counter() - started
+
+    total = sum(stages.values())
+    return {
+        "articles": n,
+        "text_mb": round(text_bytes / 2**20, 2),
+        "stage_s": {k: round(v, 2) for k, v in stages.items()},
+        "total_s": round(total, 2),
+        "articles_per_s": round(n / total, 2),
+        "rows": {
+            "articles": len(articles),
+            "rejects": rejects,
+            "claims": len(claims),
+            "quarantined": len(quarantined),
+            "stories": len(set(story.values())),
+            "facts": len(facts),
+            "conflict_pairs": sum(f["conflict_pairs"] for f in facts),
+        },
+        "facts_by_status": dict(sorted(Counter(f["status"] for f in facts).items())),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--articles", type=int, nargs="+", default=[1000])
+    parser.add_argument("--seed", type=int, default=23)
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="claimhouse-baseline-"))
+    try:
+        runs = [measure(n, workdir, args.seed) for n in args.articles]
+        print(
+            json.dumps(
+                {
+                    "benchmark": "baseline",
+                    "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+                    "machine": f"{platform.machine()}, 1 process",
+                    "seed": args.seed,
+                    "runs": runs,
+                }
+            )
+        )
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

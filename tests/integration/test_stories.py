@@ -1,0 +1,58 @@
+"""Story grouping on real Spark and Delta: the seeds are one story; a synthetic corpus's
+articles group by the event they report; reruns change nothing."""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from pathlib import Path
+
+from pyspark.sql import functions as F
+
+from lake.bronze.ingest import ingest
+from lake.silver.stories import STORY_METHOD, publish_stories
+from lake.synthetic.generate import generate
+
+LIMIT = 5 * 1024 * 1024
+
+
+def _pairs(groups) -> set[tuple[str, str]]:
+    return {tuple(sorted(p)) for g in groups for p in itertools.combinations(g, 2)}
+
+
+def test_the_seed_articles_are_one_story_and_every_fact_carries_it(gold):
+    lake = gold[0]
+    stories = lake.read("silver.article_stories").collect()
+    assert len(stories) == 5
+    assert {(r["story_size"], r["story_method"]) for r in stories} == {(5, STORY_METHOD)}
+    (story,) = {r["story_id"] for r in stories}
+    assert story == min(r["article_id"] for r in stories)
+    facts = lake.read("gold.facts").groupBy("story_id").count().collect()
+    assert [r["story_id"] for r in facts] == [story]
+
+
+def test_synthetic_articles_group_by_their_event_and_reruns_change_nothing(spark, lake, tmp_path):
+    corpus = tmp_path / "corpus"
+    generate(articles=80, events=8, seed=11, out=corpus)
+    ingest(spark, lake, corpus / "articles", "s1", LIMIT)
+    first = publish_stories(spark, lake, "s1")
+    assert (first.articles, first.changed) == (80, 80)
+
+    # The generator writes each event's articles into a folder of its own: the truth here.
+    uri = lake.read("bronze.articles").select("article_id", "source_uri")
+    rows = lake.read("silver.article_stories").join(uri, "article_id").collect()
+    events, stories = defaultdict(list), defaultdict(list)
+    for row in rows:
+        events[Path(row["source_uri"]).parent.name].append(row["article_id"])
+        stories[row["story_id"]].append(row["article_id"])
+    truth, found = _pairs(events.values()), _pairs(stories.values())
+    precision = len(truth & found) / len(found)
+    recall = len(truth & found) / len(truth)
+    assert precision >= 0.95, (precision, recall)
+    assert recall >= 0.9, (precision, recall)
+
+    version = lake.version("silver.article_stories")
+    again = publish_stories(spark, lake, "s2")
+    assert (again.changed, again.stories) == (0, -1)  # nothing new: not even regrouped
+    assert lake.version("silver.article_stories") == version
+    assert lake.read("silver.article_stories").where(F.col("run_id") == "s2").count() == 0
