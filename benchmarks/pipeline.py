@@ -22,6 +22,7 @@ import resource
 import shutil
 import tempfile
 import time
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -58,6 +59,30 @@ def _fact_scores(lake: Lake, corpus: Path) -> dict:
     return score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
 
 
+def _story_scores(lake: Lake) -> dict:
+    """Story grouping against the generator's events (it writes each event's articles into a
+    folder of its own), over pairs of articles: precision, recall."""
+    rows = (
+        lake.read("silver.article_stories")
+        .join(lake.read("bronze.articles").select("article_id", "source_uri"), "article_id")
+        .select("story_id", "source_uri")
+        .collect()
+    )
+    cells: Counter = Counter((r["story_id"], Path(r["source_uri"]).parent.name) for r in rows)
+    stories: Counter = Counter(r["story_id"] for r in rows)
+    events: Counter = Counter(Path(r["source_uri"]).parent.name for r in rows)
+
+    def pairs(counts: Counter) -> int:
+        return sum(n * (n - 1) // 2 for n in counts.values())
+
+    both = pairs(cells)
+    return {
+        "stories": len(stories),
+        "story_pair_precision": round(both / pairs(stories), 3) if pairs(stories) else None,
+        "story_pair_recall": round(both / pairs(events), 3) if pairs(events) else None,
+    }
+
+
 def _jvm_peak_rss_mb(spark) -> float | None:
     pid = spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -82,6 +107,7 @@ def measure(spark, n: int, workdir: Path, seed: int) -> dict:
     files = sorted(truth.keys() | predicted.keys())
     result = score({f: predicted.get(f, []) for f in files}, {f: truth.get(f, []) for f in files})
     facts = _fact_scores(lake, corpus)
+    stories = _story_scores(lake)
     return {
         "articles": n,
         "events": max(1, n // 10),
@@ -97,6 +123,7 @@ def measure(spark, n: int, workdir: Path, seed: int) -> dict:
         "claim_recall": result["recall"],
         "claim_f1": result["f1"],
         "attribution_accuracy": result.get("attribution_accuracy"),
+        **stories,
         **facts,
         "driver_python_peak_rss_mb": round(
             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1
