@@ -30,11 +30,13 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from lake.bronze.parse import parse_file
+from lake.gold.score import load_truth_facts, score_synthetic
 from lake.silver import stories as S
 from lake.silver.extract import extract_claims, problems
 from lake.synthetic.generate import generate
 
 _EPOCH = date(1970, 1, 1)
+OPEN_BOUND_FACTOR = 1.5  # dbt_project.yml var open_bound_factor
 _INF = float("inf")
 
 
@@ -137,53 +139,139 @@ def group_stories(articles: dict[str, dict]) -> dict[str, str]:
     return S.average_linkage(articles, links, S.LINK_THRESHOLD)
 
 
-def reconcile(claims: list[dict], story: dict[str, str]) -> list[dict]:
-    """int_claims_reconciled.sql and facts.sql: one fact per (story, kind, measure_key, per)."""
-    by_fact: dict[tuple, list[dict]] = defaultdict(list)
+def _reconcile_group(group: list[dict]) -> dict:
+    """reconcile_claims (dbt macro) for one measure or fact: consensus, anchors, status."""
+    informative = [c for c in group if c["informative"]]
+    for c in informative:
+        peers = [d for d in informative if _overlap(c, d)]
+        c["sources"] = len({d["source_key"] for d in peers})
+        c["support_articles"] = len({d["article_id"] for d in peers})
+    informative.sort(
+        key=lambda c: (c["tier"], -c["sources"], c["width"], -c["support_articles"], c["claim_id"])
+    )
+    consensus = informative[0] if informative else None
+    disagreeing = [c for c in informative[1:] if not _overlap(c, consensus)]
+    anchors = informative[:1] + [
+        c
+        for i, c in enumerate(disagreeing)
+        if not any(_overlap(c, better) for better in disagreeing[:i])
+    ]
+    return {"group": group, "consensus": consensus, "anchors": anchors}
+
+
+def _told_apart(a: list[dict], b: list[dict]) -> bool:
+    """Some article states disagreeing values under both measures."""
+    by_article = defaultdict(list)
+    for c in a:
+        if c["informative"]:
+            by_article[c["article_id"]].append(c)
+    return any(
+        not _overlap(c, d)
+        for d in b
+        if d["informative"]
+        for c in by_article.get(d["article_id"], [])
+    )
+
+
+def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
+    """int_measure_merges.sql: measure key -> the measure key of its fact."""
+    partitions = defaultdict(list)
+    closed = {}
+    for key, m in measures.items():
+        consensus = m["consensus"]
+        if consensus is None or consensus["qualifier"] == "vague":
+            continue
+        if consensus["kind"] != "date" and consensus["hi"] == _INF:
+            consensus = {**consensus, "hi": max(consensus["lo"], 0.0) * OPEN_BOUND_FACTOR}
+        closed[key] = consensus
+        story_id, kind, measure_key, per = key
+        partitions[(story_id, kind, per, "/subset" in measure_key)].append(key)
+    rank, candidates = {}, defaultdict(list)
+    for keys in partitions.values():
+        keys.sort(key=lambda k: (-len({c["article_id"] for c in measures[k]["group"]}), k[2]))
+        for i, a in enumerate(keys):
+            rank[a] = i
+            candidates[a] = [
+                b
+                for b in keys[:i]
+                if _overlap(closed[a], closed[b])
+                and not _told_apart(measures[a]["group"], measures[b]["group"])
+            ]
+    # Only into a measure that merges into nothing itself: no chains.
+    into = {a: next((b for b in bs if not candidates[b]), None) for a, bs in candidates.items()}
+    members = defaultdict(list)
+    for a, b in into.items():
+        if b is not None:
+            members[b].append(a)
+    merged = {key: key for key in measures}
+    for root, keys in members.items():
+        for a in keys:
+            # Not beside a better-ranked member that some article tells apart from it.
+            if not any(
+                rank[c] < rank[a] and _told_apart(measures[a]["group"], measures[c]["group"])
+                for c in keys
+            ):
+                merged[a] = root
+    return merged
+
+
+def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], list[dict]]:
+    """dbt_project/models: measures per (story, kind, measure_key, per) reconciled, merged into
+    facts (int_measure_merges), facts reconciled (facts.sql, fact_conflicts.sql)."""
+    by_measure: dict[tuple, list[dict]] = defaultdict(list)
     for c in claims:
         key = (story[c["article_id"]], c["kind"], c["measure_key"], c["per"] or "")
-        by_fact[key].append(_interval(c))
-    facts = []
+        by_measure[key].append(_interval(c))
+    measures = {key: _reconcile_group(group) for key, group in by_measure.items()}
+    into = merge_measures(measures)
+    by_fact: dict[tuple, list[dict]] = defaultdict(list)
+    for key, group in by_measure.items():
+        by_fact[into[key]].extend(group)
+    facts, conflicts = [], []
     for (story_id, kind, measure_key, per), group in by_fact.items():
-        informative = [c for c in group if c["informative"]]
-        for c in informative:
-            peers = [d for d in informative if _overlap(c, d)]
-            c["sources"] = len({d["source_key"] for d in peers})
-            c["articles"] = len({d["article_id"] for d in peers})
-        informative.sort(
-            key=lambda c: (c["tier"], -c["sources"], c["width"], -c["articles"], c["claim_id"])
-        )
-        consensus = informative[0] if informative else None
-        disagreeing = [c for c in informative[1:] if not _overlap(c, consensus)]
-        anchors = informative[:1] + [
-            c
-            for i, c in enumerate(disagreeing)
-            if not any(_overlap(c, better) for better in disagreeing[:i])
-        ]
+        fact_id = "|".join((story_id, kind, measure_key, per))
+        r = _reconcile_group(group)
+        consensus, anchors = r["consensus"], r["anchors"]
         if len(anchors) >= 2:
             status = "conflicting"
         elif consensus and consensus["sources"] >= 2:
             status = "corroborated"
         else:
             status = "single_source"
+        lower = upper = None
+        if consensus is not None and kind != "date":
+            agreeing = [c for c in group if c["informative"] and _overlap(c, consensus)]
+            lower, upper = max(c["lo"] for c in agreeing), min(c["hi"] for c in agreeing)
+            if lower > upper:
+                lower, upper = consensus["lo"], consensus["hi"]
+            upper = None if upper == _INF else upper
         values = [c["value"] for c in group if c["value"] is not None]
         facts.append(
             {
+                "fact_id": fact_id,
                 "story_id": story_id,
                 "kind": kind,
                 "measure_key": measure_key,
+                "measure_keys": sorted({c["measure_key"] for c in group}),
                 "per": per or None,
+                "consensus_value": consensus["value"] if consensus else None,
                 "consensus_text": consensus["value_text"] if consensus else None,
+                "consensus_lower": lower,
+                "consensus_upper": upper,
                 "value_min": min(values) if values else None,
                 "value_max": max(values) if values else None,
                 "status": status,
                 "article_count": len({c["article_id"] for c in group}),
+                "articles": sorted({c["article_id"] for c in group}),
                 "independent_source_count": len({c["source_key"] for c in group}),
                 "claim_count": len(group),
-                "conflict_pairs": len(anchors) * (len(anchors) - 1) // 2,
             }
         )
-    return facts
+        conflicts += [
+            {"fact_id": fact_id, "value_a": a["value_text"], "value_b": b["value_text"]}
+            for a, b in itertools.combinations(anchors, 2)
+        ]
+    return facts, conflicts
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:
@@ -238,9 +326,12 @@ def measure(n: int, workdir: Path, seed: int) -> dict:
     stages["stories"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    facts = reconcile(claims, story)
+    facts, conflicts = reconcile(claims, story)
     _write_jsonl(out / "facts.jsonl", facts)
+    _write_jsonl(out / "fact_conflicts.jsonl", conflicts)
     stages["gold"] = time.perf_counter() - started
+    keys = {a: Path(art["source_uri"]).stem for a, art in articles.items()}
+    scores = score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
 
     total = sum(stages.values())
     return {
@@ -256,8 +347,9 @@ def measure(n: int, workdir: Path, seed: int) -> dict:
             "quarantined": len(quarantined),
             "stories": len(set(story.values())),
             "facts": len(facts),
-            "conflict_pairs": sum(f["conflict_pairs"] for f in facts),
+            "conflict_pairs": len(conflicts),
         },
+        "accuracy": {k: v for k, v in scores.items() if k != "true_facts"},
         "facts_by_status": dict(sorted(Counter(f["status"] for f in facts).items())),
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }

@@ -50,7 +50,16 @@ def _fact_scores(lake: Lake, corpus: Path) -> dict:
         r["article_id"]: Path(r["source_uri"]).stem
         for r in lake.read("bronze.articles").select("article_id", "source_uri").collect()
     }
-    columns = ["fact_id", "kind", "consensus_value", "consensus_text", "articles", "status"]
+    columns = [
+        "fact_id",
+        "kind",
+        "consensus_value",
+        "consensus_text",
+        "consensus_lower",
+        "consensus_upper",
+        "articles",
+        "status",
+    ]
     facts = [r.asDict() for r in lake.read("gold.facts").select(columns).collect()]
     conflicts = [
         r.asDict()

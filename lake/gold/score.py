@@ -143,17 +143,53 @@ def _same_value(kind: str, gold_value: float | None, gold_text: str | None, true
     return abs(gold_value - float(true)) <= 1e-6 * max(1.0, abs(float(true)))
 
 
+# A fact's bounds pin a value when they hold it and span at most this share of the upper bound:
+# "about 180,000" with "at least 178,000" is [178,000, 198,000] and pins a true 178,000.
+PINNED_SHARE = 0.2
+
+
+def _fact_has_value(fact: dict, kind: str, true) -> bool:
+    """The fact states the true value: its consensus equals it, or its consensus bounds
+    (consensus_lower / consensus_upper, numbers only) hold it and are narrow (PINNED_SHARE)."""
+    if _same_value(kind, fact.get("consensus_value"), fact.get("consensus_text"), true):
+        return True
+    lower, upper = fact.get("consensus_lower"), fact.get("consensus_upper")
+    if kind == "date" or true is None or lower is None or upper is None:
+        return False
+    value = float(true)
+    return lower <= value <= upper and upper - lower <= PINNED_SHARE * abs(upper)
+
+
+# A conflict side's value is the value its anchor claim states: "about 23%" stands for a true
+# 22.9%. Planted conflicts differ by 30% or more, so 10% cannot confuse the two sides.
+CONFLICT_SIDE_TOLERANCE = 0.1
+
+
+def _near(kind: str, side_text: str | None, true) -> bool:
+    """A conflict side states a value: the same one, or for numbers one within 10%."""
+    if _same_value(kind, None, side_text, true):
+        return True
+    if kind == "date" or true is None:
+        return False
+    try:
+        side = float((side_text or "").replace(",", ""))
+    except ValueError:  # a vague amount ("thousands")
+        return False
+    return abs(side - float(true)) <= CONFLICT_SIDE_TOLERANCE * abs(float(true))
+
+
 def score_synthetic(
     facts: list[dict], conflicts: list[dict], truth_facts: list[dict], article_keys: dict
 ) -> dict:
     """Fact precision / recall / F1 and conflict recall against a synthetic corpus's
     truth/facts.jsonl. article_keys: article_id -> the truth's article key (file stem).
 
-    A gold fact matches a true fact when kinds agree, the consensus equals the true value and
+    A gold fact matches a true fact when kinds agree, the fact states the true value (its
+    consensus equals it, or its consensus bounds pin it: `_fact_has_value`) and
     the article sets (gold's `articles`; the truth's supporting and contradicting articles)
     overlap by Jaccard >= 0.5; each true fact matches at most one gold fact, the best one. A
     planted conflict is found when its matched fact has a conflict row between the true value
-    and the planted one."""
+    and the planted one (each within 10% for numbers: `_near`)."""
     scored = [f for f in facts if f.get("consensus_text") is not None]
     by_kind: dict[str, list[dict]] = {}
     for fact in scored:
@@ -169,8 +205,7 @@ def score_synthetic(
         for fact in by_kind.get(true["kind"], []):
             if fact["fact_id"] in used:
                 continue
-            value, text = fact.get("consensus_value"), fact["consensus_text"]
-            if not _same_value(true["kind"], value, text, true["true_value"]):
+            if not _fact_has_value(fact, true["kind"], true["true_value"]):
                 continue
             j = _jaccard({article_keys.get(a, a) for a in fact["articles"] or []}, want)
             if j >= 0.5 and j > best_j:
@@ -182,11 +217,10 @@ def score_synthetic(
         if true.get("conflict_value") is None:
             continue
         planted += 1
+        kind, value, other = true["kind"], true["true_value"], true["conflict_value"]
         if best is not None and any(
-            _same_value(true["kind"], None, row["value_a"], true["true_value"])
-            and _same_value(true["kind"], None, row["value_b"], true["conflict_value"])
-            or _same_value(true["kind"], None, row["value_b"], true["true_value"])
-            and _same_value(true["kind"], None, row["value_a"], true["conflict_value"])
+            _near(kind, row["value_a"], value) and _near(kind, row["value_b"], other)
+            or _near(kind, row["value_b"], value) and _near(kind, row["value_a"], other)
             for row in conflicts_by_fact.get(best["fact_id"], [])
         ):
             found += 1

@@ -15,7 +15,7 @@ from lake.silver.measure import article_event, date_key, quantity_key
 from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.3.1"
+EXTRACTOR_VERSION = "0.4.0"
 
 
 @dataclass
@@ -119,7 +119,14 @@ def extract_claims(
             if any(b <= q.number_start < e for b, e in sources):
                 continue  # a number inside "according to three sources" describes the source
             key, terms = quantity_key(
-                q.kind, q.unit, q.head_tokens, q.subject, q.per, s.text[: q.number_start]
+                q.kind,
+                q.unit,
+                q.head_tokens,
+                q.subject,
+                q.per,
+                s.text[: q.number_start],
+                s.text[q.end :],
+                s.text[: q.start],
             )
             claims.append(
                 _claim(

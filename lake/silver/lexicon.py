@@ -466,6 +466,10 @@ PLACEHOLDER_HEADS = {
     "target",
 }
 
+# Heads that say "an amount" rather than what the money is for: "a bond measure worth $1.3
+# billion" is the bond; "a relief package of $2 million" is the relief.
+MONEY_PLACEHOLDER_HEADS = {"measure", "package", "amount", "sum", "figure", "deal", "plan", "bill"}
+
 # Verbs whose object a count measures: stem -> measure concept.
 ACTION_VERBS = {
     "arrest": "arrests",

@@ -7,8 +7,12 @@ Rules, in order (the terms used are stored with the claim as measure_terms):
    mentioned event noun, else "event".
 2. percents: "percent:" + the head noun of what follows "of/for" ("10% of arrest numbers" ->
    arrests), placeholder heads (numbers, figures) replaced by the noun before them.
-3. ratios: "ratio:" + the counted noun ("triple the number of daily arrests" -> arrests).
-4. counts and rates: an action noun counts that action ("3,000 arrests" -> arrests); a generic
+3. money: what the amount is for: the noun after "in/for/on" ("$25 million in refunds",
+   "spending $360,000 a week on overtime"), else the noun before "of/worth/at" ("a penalty of
+   $151,000", "a bond measure worth $1.3 billion" -> bond), else "costs" after "cost(s)",
+   else the head of the clause's subject ("the projected gap has grown to $9.3 billion").
+4. ratios: "ratio:" + the counted noun ("triple the number of daily arrests" -> arrests).
+5. counts and rates: an action noun counts that action ("3,000 arrests" -> arrests); a generic
    people noun takes the action of the verb that governs it ("detaining 3,000 migrants",
    "arrest 3,000 people" -> arrests); otherwise the head noun with the proper-noun modifier
    that names whose it is ("3,000 ICE agents" -> "ice agents"; "21,000 National Guard troops"
@@ -48,6 +52,63 @@ def _modifier(head_tokens: list[str]) -> str | None:
     return " ".join(proper).lower() or None
 
 
+_WORD = r"[a-z][a-z'’-]*"
+# "$25 million in refunds and compensation", "$360,000 each week on overtime"
+_MONEY_FOR_AFTER = re.compile(
+    r"^(?:\s+(?:a|an|per|each|every)\s+(?:day|week|month|year))?"
+    rf"\s+(?:in|for|on)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<np>(?:{_WORD}\s+){{0,2}}{_WORD})",
+    re.IGNORECASE,
+)
+# "a penalty of", "a bond measure worth", "repair costs at", "savings totaling"
+_MONEY_NOUN_BEFORE = re.compile(
+    rf"(?P<np>(?:{_WORD}\s+)?{_WORD})"
+    r"\s+(?:of|worth|at|totaling|totalling|valued at|estimated at)\s+$",
+    re.IGNORECASE,
+)
+# The subject of the clause holding the amount: "the projected gap has grown to", "the
+# proposal totals", "each eligible family would get".
+_MONEY_CLAUSE_SUBJECT = re.compile(
+    r"(?:^|[,;:—“\"]\s*|\b(?:that|said)\s+)(?:(?:the|a|an|each|every|its|their)\s+)?"
+    rf"(?P<np>(?:{_WORD}\s+){{0,2}}{_WORD})"
+    r"\s+(?:is|are|was|were|has|have|had|will|would|could|can|may|might|should|[a-z]+s)\b[^,;:]*$",
+    re.IGNORECASE,
+)
+_MONEY_COST_BEFORE = re.compile(
+    r"\bcost(?:s|ing)?\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?$", re.IGNORECASE
+)
+
+
+def _np_head(np: str) -> str | None:
+    """The head of a short noun phrase: the last word before a stopword, placeholder heads
+    ("measure", "package") replaced by the word before them."""
+    words: list[str] = []
+    tokens = np.lower().split()
+    while tokens and tokens[0] in lx.NP_STOPWORDS:
+        tokens.pop(0)
+    for word in tokens:
+        if word in lx.NP_STOPWORDS:
+            break
+        words.append(word)
+    while len(words) > 1 and words[-1] in lx.MONEY_PLACEHOLDER_HEADS:
+        words.pop()
+    if not words or words[-1] in lx.NP_STOPWORDS or words[-1] in lx.MONEY_PLACEHOLDER_HEADS:
+        return None
+    return words[-1]
+
+
+def money_subject(text_before: str, text_after: str) -> tuple[str, str] | None:
+    """(noun, rule) for what an amount of money is for, or None."""
+    if (m := _MONEY_FOR_AFTER.match(text_after)) and (head := _np_head(m.group("np"))):
+        return head, "money-for"
+    if (m := _MONEY_NOUN_BEFORE.search(text_before)) and (head := _np_head(m.group("np"))):
+        return head, "money-of"
+    if _MONEY_COST_BEFORE.search(text_before):
+        return "costs", "money-cost"
+    if (m := _MONEY_CLAUSE_SUBJECT.search(text_before)) and (head := _np_head(m.group("np"))):
+        return head, "money-subject"
+    return None
+
+
 def quantity_key(
     kind: str,
     unit: str | None,
@@ -55,9 +116,22 @@ def quantity_key(
     subject: str | None,
     per: str | None,
     text_before: str,
+    text_after: str = "",
+    span_before: str | None = None,
 ) -> tuple[str, list[str]]:
+    """span_before: the text before the claim's span (qualifier excluded); text_before ends at
+    the number."""
     terms: list[str] = []
-    if kind == "percent" or kind == "ratio":
+    money = (
+        money_subject(text_before if span_before is None else span_before, text_after)
+        if kind == "money" and not unit
+        else None
+    )
+    if money:
+        noun, rule = money
+        terms.append(f"{rule}:{noun}")
+        key = noun
+    elif kind == "percent" or kind == "ratio":
         words = re.findall(r"[\w’'-]+", (subject or "").lower())
         words = [w for w in words if w not in ("the", "a", "an") and w not in lx.SOFT_MODIFIERS]
         if words and words[-1] in lx.PLACEHOLDER_HEADS and len(words) > 1:
@@ -84,10 +158,10 @@ def quantity_key(
             if modifier:
                 terms.append(f"modifier:{modifier}")
             key = f"{modifier} {head}" if modifier else head
-        if _SUBSET_BEFORE.search(text_before):
-            # "3,000 agents, including 1,800 from HSI": a part of another count, not a rival.
-            terms.append("subset")
-            key += "/subset"
+    if kind not in ("percent", "ratio") and _SUBSET_BEFORE.search(text_before):
+        # "3,000 agents, including 1,800 from HSI": a part of another count, not a rival.
+        terms.append("subset")
+        key += "/subset"
     if per:
         terms.append(f"per:{per}")
         key += f"/per_{per}"

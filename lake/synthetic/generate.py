@@ -415,7 +415,9 @@ def _cap(text: str) -> str:
 
 
 def _round_sig(v: float, digits: int) -> float:
-    return float(round(v, digits - len(str(int(v)))))
+    """v to `digits` significant digits, never below the units: counts and dollar amounts are
+    written whole, so the truth must be whole too (14.6 would be written "14")."""
+    return float(round(v, min(0, digits - len(str(int(v))))))
 
 
 def _true_value(spec: V.MeasureSpec, rng: random.Random, anchor: date) -> Any:

@@ -41,8 +41,11 @@ EXPECTED_ASSET_KEYS = [
     "gold/fact_conflicts",
     "gold/fact_evidence",
     "gold/facts",
+    "gold_intermediate/int_claims_facts",
     "gold_intermediate/int_claims_intervals",
     "gold_intermediate/int_claims_reconciled",
+    "gold_intermediate/int_measure_merges",
+    "gold_intermediate/int_measures_reconciled",
     "gold_staging/stg_bronze__articles",
     "gold_staging/stg_silver__article_stories",
     "gold_staging/stg_silver__claims",
@@ -71,11 +74,18 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     assert parents["silver/claims"] == {"bronze/articles"}
     assert parents["gold_staging/stg_silver__article_stories"] == {"silver/article_stories"}
     assert parents["silver/article_stories"] == {"bronze/articles"}
+    # facts reconcile after measures merge: intervals -> per measure -> merges -> per fact
+    assert parents["gold_intermediate/int_measure_merges"] == {
+        "gold_intermediate/int_measures_reconciled"
+    }
+    assert parents["gold_intermediate/int_claims_reconciled"] == {
+        "gold_intermediate/int_claims_facts"
+    }
     # dbt tests on models are asset checks; the whole dbt project is one step, after silver.
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
-    # 43 dbt tests plus one check per contract rule (expectations/contracts/).
-    assert len(checks) == 83
+    # 52 dbt tests plus one check per contract rule (expectations/contracts/).
+    assert len(checks) == 92
     by_asset = {}
     for key, name in checks:
         by_asset.setdefault(key, set()).add(name)
@@ -143,7 +153,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 83
+    assert len(checks) == 92
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS

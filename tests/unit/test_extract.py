@@ -256,6 +256,28 @@ def test_what_a_date_dates(sentence, text, measure_key):
     assert claim.measure_key == measure_key
 
 
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        ("The city set aside $40 million for flood repairs.", "$40 million", "repairs"),
+        (
+            "The agency spends about $2 million a month on fuel.",
+            "about $2 million",
+            "fuel/per_month",
+        ),
+        ("Investors faced losses of $3.2 billion.", "$3.2 billion", "losses"),
+        ("Voters backed a school levy worth $85 million.", "$85 million", "levy"),
+        ("The new bridge will cost $1.4 billion, officials said.", "$1.4 billion", "costs"),
+        ("Officials said the budget gap has widened to $700 million.", "$700 million", "gap"),
+        # nothing says what the money is for
+        ("It was $5 million.", "$5 million", "unknown"),
+    ],
+)
+def test_what_an_amount_of_money_is_for(sentence, text, measure_key):
+    claim = next(c for c in extract_claims("a1", sentence) if c.claim_text == text)
+    assert claim.measure_key == measure_key
+
+
 def test_a_part_introduced_by_including_is_its_own_measure():
     claims = extract_claims(
         "a1", "The district hired 300 teachers, including 120 from out of state, officials said."

@@ -69,3 +69,67 @@ def test_facts_and_conflicts_are_scored_against_the_truth():
         "conflicts_found": 1,
         "conflict_recall": 0.5,
     }
+
+
+def test_bounds_that_pin_the_true_value_match_and_wide_or_open_ones_do_not():
+    truth = [
+        {
+            "kind": "count",
+            "true_value": tv,
+            "supporting_articles": [f"a{i}"],
+            "contradicting_articles": [],
+            "conflict_value": None,
+            "expected_status": "single_source",
+        }
+        for i, tv in enumerate([178_000.0, 45_000.0, 500.0, 7.0], start=1)
+    ]
+    facts = [
+        # "about 180,000" and "at least 178,000": 178,000 to 198,000 pins 178,000 (10% wide)
+        {
+            **_fact("f1", "count", 180_000.0, "180000", ["id1"], "single_source"),
+            "consensus_lower": 178_000.0,
+            "consensus_upper": 198_000.0,
+        },
+        # "more than 40,000": holds 45,000 but caps nothing
+        {
+            **_fact("f2", "count", 40_000.0, "40000", ["id2"], "single_source"),
+            "consensus_lower": 40_000.0,
+            "consensus_upper": None,
+        },
+        # "up to 600": 0 to 600 holds 500 but is too wide to pin it
+        {
+            **_fact("f3", "count", 600.0, "600", ["id3"], "single_source"),
+            "consensus_lower": 0.0,
+            "consensus_upper": 600.0,
+        },
+        # bounds that miss the value
+        {
+            **_fact("f4", "count", 9.0, "9", ["id4"], "single_source"),
+            "consensus_lower": 8.1,
+            "consensus_upper": 9.9,
+        },
+    ]
+    keys = {f"id{i}": f"a{i}" for i in range(1, 5)}
+    scores = score_synthetic(facts, [], truth, keys)
+    assert (scores["matched"], scores["fact_precision"], scores["fact_recall"]) == (1, 0.25, 0.25)
+
+
+def test_a_conflict_side_within_ten_percent_states_the_planted_value():
+    truth = [
+        {
+            "kind": "percent",
+            "true_value": 22.9,
+            "supporting_articles": ["a1", "a2"],
+            "contradicting_articles": ["a3"],
+            "conflict_value": 32.4,
+            "expected_status": "conflicting",
+        }
+    ]
+    facts = [_fact("f1", "percent", 22.9, "22.9", ["id1", "id2", "id3"], "conflicting")]
+    keys = {f"id{i}": f"a{i}" for i in range(1, 4)}
+    near = [{"fact_id": "f1", "value_a": "23", "value_b": "32"}]  # "about 23%" / "about 32%"
+    far = [{"fact_id": "f1", "value_a": "22.9", "value_b": "40"}]
+    vague = [{"fact_id": "f1", "value_a": "22.9", "value_b": "dozens"}]
+    assert score_synthetic(facts, near, truth, keys)["conflicts_found"] == 1
+    assert score_synthetic(facts, far, truth, keys)["conflicts_found"] == 0
+    assert score_synthetic(facts, vague, truth, keys)["conflicts_found"] == 0

@@ -137,6 +137,23 @@ def test_claim_fields_follow_conventions(corpus):
             assert claim["lower"] == claim["value"] and claim["upper"] is None
 
 
+_WRITTEN_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)(\s+(?:million|billion))?")
+
+
+def test_numbers_written_in_digits_read_as_the_labelled_value(corpus):
+    checked = 0
+    for claim in corpus["claims"]:
+        if claim["kind"] == "date" or claim["qualifier"] == "vague":
+            continue
+        found = _WRITTEN_NUMBER.search(claim["claim_text"])
+        if found is None:  # written in words ("a dozen", "three times")
+            continue
+        scale = {None: 1, " million": 1e6, " billion": 1e9}[(found.group(2) or "").lower() or None]
+        assert float(found.group(1).replace(",", "")) * scale == claim["value"], claim
+        checked += 1
+    assert checked > len(corpus["claims"]) / 2
+
+
 def test_every_number_in_the_text_is_labelled(corpus):
     covered: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for item in corpus["claims"] + corpus["nonclaims"]:

@@ -1,5 +1,6 @@
 -- Each claim as an interval on its measure's axis, with the independent source it counts as.
--- A fact is one measure of one story: claims of different stories never reconcile together.
+-- A measure is one measure_key of one story: claims of different stories never reconcile
+-- together. int_measure_merges then joins measures that name one quantity differently.
 with claims as (
     select * from {{ ref('stg_silver__claims') }}
 ),
@@ -22,7 +23,7 @@ intervals as (
         *,
         substr(
             sha2(concat_ws('|', story_id, kind, measure_key, coalesce(per, '')), 256), 1, 16
-        ) as fact_id,
+        ) as measure_id,
         -- "--05-20" states no year; such a date compares with others by month and day only.
         kind = 'date' and date_start is not null and date_start not like '--%' as year_known,
         case

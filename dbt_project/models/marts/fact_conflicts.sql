@@ -12,7 +12,7 @@ anchors as (
 sides as (
     select
         side_a.fact_id,
-        side_a.measure_key,
+        side_a.fact_measure_key as measure_key,
         side_a.value_text as value_a,
         side_b.value_text as value_b,
         claims.article_id,

@@ -11,6 +11,19 @@ consensus as (
     select * from claims where group_rank = 1
 ),
 
+-- The bounds every claim agreeing with the consensus allows ("about 180,000" and "at least
+-- 178,000": 178,000 to 198,000); the consensus claim's own when they do not intersect (agreement
+-- is not transitive). Null upper: no claim caps the value. Numbers only.
+bounds as (
+    select
+        fact_id,
+        max(lo) as agreed_lower,
+        min(hi) as agreed_upper
+    from claims
+    where agrees and kind <> 'date'
+    group by fact_id
+),
+
 value_groups as (
     select fact_id, count(*) as value_group_count
     from claims
@@ -22,7 +35,8 @@ grouped as (
     select
         claims.fact_id,
         claims.story_id,
-        claims.measure_key,
+        claims.fact_measure_key as measure_key,
+        array_sort(collect_set(claims.measure_key)) as measure_keys,
         claims.kind,
         claims.per,
         mode(claims.unit, true) as unit,
@@ -37,7 +51,7 @@ grouped as (
         min(articles.ingested_at) as first_seen
     from claims
     inner join articles on claims.article_id = articles.article_id
-    group by claims.fact_id, claims.story_id, claims.measure_key, claims.kind, claims.per
+    group by claims.fact_id, claims.story_id, claims.fact_measure_key, claims.kind, claims.per
 ),
 
 facts as (
@@ -45,12 +59,24 @@ facts as (
         grouped.fact_id,
         grouped.story_id,
         grouped.measure_key,
+        grouped.measure_keys,
         {{ measure_label('grouped.measure_key') }} as label,
         grouped.kind,
         grouped.unit,
         grouped.per,
         consensus.value as consensus_value,
         consensus.value_text as consensus_text,
+        case
+            when consensus.kind = 'date' then null
+            when bounds.agreed_lower <= bounds.agreed_upper then bounds.agreed_lower
+            else consensus.lo
+        end as consensus_lower,
+        case
+            when consensus.kind = 'date' then null
+            when bounds.agreed_lower <= bounds.agreed_upper
+                then nullif(bounds.agreed_upper, double('Infinity'))
+            else nullif(consensus.hi, double('Infinity'))
+        end as consensus_upper,
         grouped.value_min,
         grouped.value_max,
         case
@@ -70,6 +96,7 @@ facts as (
     from grouped
     left join consensus on grouped.fact_id = consensus.fact_id
     left join value_groups on grouped.fact_id = value_groups.fact_id
+    left join bounds on grouped.fact_id = bounds.fact_id
 )
 
 select * from facts

@@ -1,0 +1,15 @@
+-- Each claim with the fact it belongs to: its measure, or the measure it was merged into.
+with claims as (
+    select * from {{ ref('int_claims_intervals') }}
+),
+
+merges as (
+    select * from {{ ref('int_measure_merges') }}
+)
+
+select
+    claims.*,
+    merges.fact_id,
+    merges.fact_measure_key
+from claims
+inner join merges on claims.measure_id = merges.measure_id

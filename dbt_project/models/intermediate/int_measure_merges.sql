@@ -1,0 +1,135 @@
+-- Articles name one quantity in different words ("homes" / "structures", "a penalty" / "fines",
+-- the date of "the operation" / "the raid"), so the extractor gives them different measure_keys.
+-- Within a story, measure B joins measure A when both have the same kind, per and part-of-a-whole
+-- flag, A ranks better (more articles, then the smaller key), their consensus values agree and
+-- neither is a vague amount ("thousands" fits too many quantities to name one), and no article
+-- states disagreeing values under both (an article that gives 540 teachers and 4 schools is
+-- telling two quantities apart). A joins nothing itself (no chains: 1,090 fits "about 1,000",
+-- which fits 1,000, but 1,090 does not), and B does not join beside a better-ranked member that
+-- an article tells apart from B. A fact keeps the id and measure_key of the measure it is merged
+-- into.
+with claims as (
+    select * from {{ ref('int_measures_reconciled') }}
+),
+
+measures as (
+    select
+        measure_id,
+        story_id,
+        kind,
+        coalesce(per, '') as per_key,
+        measure_key,
+        measure_key like '%/subset%' as is_subset,
+        count(distinct article_id) as article_count
+    from claims
+    group by measure_id, story_id, kind, coalesce(per, ''), measure_key
+),
+
+-- An open bound compares as at most 1.5 times its value: writers round down to a nearby figure
+-- ("more than 300" beside 370), not to one a hundred times smaller.
+consensus as (
+    select
+        measure_id,
+        kind,
+        year_known,
+        lo,
+        case
+            when kind = 'date' or hi < double('Infinity') then hi
+            else greatest(lo, 0d) * {{ var('open_bound_factor') }}
+        end as hi,
+        md_lo,
+        md_hi
+    from claims
+    where group_rank = 1 and qualifier <> 'vague'
+),
+
+ranked as (
+    select
+        measures.*,
+        consensus.year_known,
+        consensus.lo,
+        consensus.hi,
+        consensus.md_lo,
+        consensus.md_hi,
+        row_number() over (
+            partition by measures.story_id, measures.kind, measures.per_key, measures.is_subset
+            order by measures.article_count desc, measures.measure_key
+        ) as measure_rank
+    from measures
+    inner join consensus on measures.measure_id = consensus.measure_id
+),
+
+told_apart as (
+    select distinct a.measure_id as measure_a, b.measure_id as measure_b
+    from claims as a
+    inner join claims as b
+        on a.article_id = b.article_id
+        and a.story_id = b.story_id
+        and a.kind = b.kind
+        and a.measure_id <> b.measure_id
+    where a.is_informative and b.is_informative and not {{ intervals_overlap('a', 'b') }}
+),
+
+candidates as (
+    select a.measure_id, b.measure_id as into_id, b.measure_rank as into_rank
+    from ranked as a
+    inner join ranked as b
+        on a.story_id = b.story_id
+        and a.kind = b.kind
+        and a.per_key = b.per_key
+        and a.is_subset = b.is_subset
+        and b.measure_rank < a.measure_rank
+        and {{ intervals_overlap('a', 'b') }}
+    left anti join told_apart
+        on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
+),
+
+-- Targets that join nothing themselves.
+root_candidates as (
+    select candidates.*
+    from candidates
+    left anti join (select distinct measure_id from candidates) as joining
+        on candidates.into_id = joining.measure_id
+),
+
+first_choice as (
+    select measure_id, min_by(into_id, into_rank) as into_id
+    from root_candidates
+    group by measure_id
+),
+
+members as (
+    select first_choice.*, ranked.measure_rank
+    from first_choice
+    inner join ranked on first_choice.measure_id = ranked.measure_id
+),
+
+beside_a_rival as (
+    select distinct a.measure_id
+    from members as a
+    inner join members as c
+        on a.into_id = c.into_id and c.measure_rank < a.measure_rank
+    inner join told_apart
+        on told_apart.measure_a = a.measure_id and told_apart.measure_b = c.measure_id
+),
+
+merged as (
+    select
+        measures.measure_id,
+        coalesce(kept.into_id, measures.measure_id) as fact_id
+    from measures
+    left join (
+        select members.measure_id, members.into_id
+        from members
+        left anti join beside_a_rival on members.measure_id = beside_a_rival.measure_id
+    ) as kept on measures.measure_id = kept.measure_id
+)
+
+select
+    merged.measure_id,
+    merged.fact_id,
+    measures.measure_key,
+    into_measure.measure_key as fact_measure_key
+from merged
+inner join measures on merged.measure_id = measures.measure_id
+inner join measures as into_measure on merged.fact_id = into_measure.measure_id
