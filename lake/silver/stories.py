@@ -148,42 +148,73 @@ def _link_groups(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(list(story.items()), columns=_STORY_OF.fieldNames())
 
 
-def story_links(articles: DataFrame) -> DataFrame:
-    """Links (a < b, similarity, name_evidence) between articles (article_id, title, body,
-    published_at), as defined above."""
-    n = articles.count()
-    terms = articles.select("article_id", "title", "body").mapInPandas(_terms_batches, _TERMS)
-    cap = max(MIN_DF_CAP, int(n * MAX_DF_SHARE))
+def _article_terms(articles: DataFrame) -> DataFrame:
+    return articles.select("article_id", "title", "body").mapInPandas(_terms_batches, _TERMS)
+
+
+def _weighted_terms(terms: DataFrame, n: int) -> DataFrame:
+    """terms with df, name and TF-IDF weight w."""
     stats = terms.groupBy("term").agg(F.count("*").alias("df"), F.max("lower_seen").alias("common"))
-    day = articles.select(
-        "article_id", F.datediff(F.to_date("published_at"), F.lit("1970-01-01")).alias("day")
-    )
-    weighted = (
+    return (
         terms.join(stats, "term")
         .withColumn("name", F.col("proper") & ~F.col("common"))
         .withColumn("idf", F.log((1 + n + PSEUDO_ARTICLES) / (1 + F.col("df"))) + 1)
         .withColumn("w", F.col("idf") * F.when(F.col("name"), PROPER_NAME_WEIGHT).otherwise(1.0))
+    )
+
+
+def _window_dots(postings: DataFrame) -> DataFrame:
+    """(a < b, dot) over the terms two articles share, for pairs published within WINDOW_DAYS
+    of each other or with either date unknown. Dated postings are joined per (term, bucket of
+    WINDOW_DAYS days) against the neighbouring buckets only: a pair in the window is at most
+    one bucket apart, so common terms no longer pair every article with every other."""
+    dated = postings.where(F.col("day").isNotNull()).withColumn(
+        "bucket", F.floor(F.col("day") / WINDOW_DAYS)
+    )
+    near = dated.withColumn(
+        "bucket", F.explode(F.array(*(F.col("bucket") + k for k in (-1, 0, 1))))
+    )
+    a, b = dated.alias("a"), near.alias("b")
+    in_window = (
+        a.join(
+            b,
+            (F.col("a.term") == F.col("b.term"))
+            & (F.col("a.bucket") == F.col("b.bucket"))
+            & (F.col("a.article_id") < F.col("b.article_id")),
+        )
+        .where(F.abs(F.col("a.day") - F.col("b.day")) <= WINDOW_DAYS)
+        .select(
+            F.col("a.article_id").alias("a"),
+            F.col("b.article_id").alias("b"),
+            (F.col("a.w") * F.col("b.w")).alias("product"),
+        )
+    )
+    # An undated article pairs with every other one; a pair of two undated ones is kept once.
+    u, p = postings.where(F.col("day").isNull()).alias("u"), postings.alias("p")
+    undated = u.join(
+        p,
+        (F.col("u.term") == F.col("p.term"))
+        & (F.col("u.article_id") != F.col("p.article_id"))
+        & (F.col("p.day").isNotNull() | (F.col("u.article_id") < F.col("p.article_id"))),
+    ).select(
+        F.least("u.article_id", "p.article_id").alias("a"),
+        F.greatest("u.article_id", "p.article_id").alias("b"),
+        (F.col("u.w") * F.col("p.w")).alias("product"),
+    )
+    return in_window.unionByName(undated).groupBy("a", "b").agg(F.sum("product").alias("dot"))
+
+
+def _links(articles: DataFrame, weighted: DataFrame, n: int) -> DataFrame:
+    cap = max(MIN_DF_CAP, int(n * MAX_DF_SHARE))
+    day = articles.select(
+        "article_id", F.datediff(F.to_date("published_at"), F.lit("1970-01-01")).alias("day")
     )
     vector = weighted.where(F.col("df") <= cap)
     norms = vector.groupBy("article_id").agg(F.sqrt(F.sum(F.col("w") ** 2)).alias("norm"))
     postings = (
         vector.where(F.col("df") >= 2).select("term", "article_id", "w").join(day, "article_id")
     )
-    a, b = postings.alias("a"), postings.alias("b")
-    within_window = (
-        F.col("a.day").isNull()
-        | F.col("b.day").isNull()
-        | (F.abs(F.col("a.day") - F.col("b.day")) <= WINDOW_DAYS)
-    )
-    dots = (
-        a.join(
-            b,
-            (F.col("a.term") == F.col("b.term")) & (F.col("a.article_id") < F.col("b.article_id")),
-        )
-        .where(within_window)
-        .groupBy(F.col("a.article_id").alias("a"), F.col("b.article_id").alias("b"))
-        .agg(F.sum(F.col("a.w") * F.col("b.w")).alias("dot"))
-    )
+    dots = _window_dots(postings)
     na = norms.select(F.col("article_id").alias("a"), F.col("norm").alias("na"))
     nb = norms.select(F.col("article_id").alias("b"), F.col("norm").alias("nb"))
     candidates = (
@@ -207,17 +238,38 @@ def story_links(articles: DataFrame) -> DataFrame:
     return candidates.join(evidence, ["a", "b"]).where(F.col("name_evidence") >= MIN_NAME_EVIDENCE)
 
 
+def story_links(articles: DataFrame) -> DataFrame:
+    """Links (a < b, similarity, name_evidence) between articles (article_id, title, body,
+    published_at), as defined above. Lazy and uncached: assign_stories caches the terms."""
+    n = articles.count()
+    return _links(articles, _weighted_terms(_article_terms(articles), n), n)
+
+
 def assign_stories(spark: SparkSession, articles: DataFrame) -> DataFrame:
     """(article_id, story_id, story_size) for every article; an article with no link is a
-    story of its own."""
-    links = story_links(articles)
-    # One task sees every link: linkage is global. Links are few (a handful per article).
-    grouped = (
-        links.select("a", "b", "similarity")
-        .withColumn("all", F.lit(0))
-        .groupBy("all")
-        .applyInPandas(_link_groups, _STORY_OF)
-    )
+    story of its own. Runs the linkage before returning (the term tables it caches meanwhile
+    are released on return); the join back to every article stays lazy."""
+    n = articles.count()
+    # Each term table feeds several branches (df stats, vectors, postings, names): without a
+    # cache Spark re-runs the Python tokenizer for each.
+    terms = _article_terms(articles)
+    weighted = _weighted_terms(terms, n)
+    try:
+        terms.persist()
+        weighted.persist()
+        # One task sees every link: linkage is global. Links are few (a handful per article).
+        groups = (
+            _links(articles, weighted, n)
+            .select("a", "b", "similarity")
+            .withColumn("all", F.lit(0))
+            .groupBy("all")
+            .applyInPandas(_link_groups, _STORY_OF)
+            .collect()
+        )
+    finally:
+        weighted.unpersist()
+        terms.unpersist()
+    grouped = spark.createDataFrame(groups, _STORY_OF)
     stories = (
         articles.select("article_id")
         .join(grouped, "article_id", "left")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pyspark.sql import functions as F
 
 from lake.bronze.ingest import ingest
-from lake.silver.stories import STORY_METHOD, publish_stories
+from lake.silver.stories import STORY_METHOD, WINDOW_DAYS, publish_stories, story_links
 from lake.synthetic.generate import generate
 
 LIMIT = 5 * 1024 * 1024
@@ -56,3 +57,28 @@ def test_synthetic_articles_group_by_their_event_and_reruns_change_nothing(spark
     assert (again.changed, again.stories) == (0, -1)  # nothing new: not even regrouped
     assert lake.version("silver.article_stories") == version
     assert lake.read("silver.article_stories").where(F.col("run_id") == "s2").count() == 0
+
+
+def test_links_keep_the_date_window_across_time_buckets_and_undated_articles(spark):
+    # Same text everywhere, so only the date window decides which pairs link; the days sit on
+    # both sides of WINDOW_DAYS bucket boundaries (0, 14, 28; and before 1970).
+    days = {"a": 13, "b": 27, "c": 28, "d": -1, "e": None, "f": None, "g": 100, "h": 42}
+    body = (
+        "Rescuers in Quenford searched the flooded valley on Monday. Officials from Brackley "
+        "and Marlowe said the river crested overnight near Quenford."
+    )
+    epoch = datetime(1970, 1, 1, 12, tzinfo=UTC)
+    articles = spark.createDataFrame(
+        [
+            (a, "Flood", body, None if d is None else epoch + timedelta(days=d))
+            for a, d in days.items()
+        ],
+        "article_id string, title string, body string, published_at timestamp",
+    )
+    found = {(r["a"], r["b"]) for r in story_links(articles).collect()}
+    expected = {
+        (x, y)
+        for x, y in itertools.combinations(sorted(days), 2)
+        if days[x] is None or days[y] is None or abs(days[x] - days[y]) <= WINDOW_DAYS
+    }
+    assert found == expected
