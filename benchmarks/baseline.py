@@ -26,6 +26,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -94,6 +95,24 @@ def _overlap(a: dict, b: dict) -> bool:
     return a["lo"] <= b["hi"] and b["lo"] <= a["hi"]
 
 
+def _window_pairs(by_bucket: dict[int | None, list]) -> Iterator[tuple[tuple, tuple]]:
+    """Each pair of one term's postings ((article_id, w), a < b) that may fall in the window:
+    same or neighbouring bucket, or either one undated."""
+    undated = by_bucket.get(None, [])
+    for bucket, posting in by_bucket.items():
+        if bucket is None:
+            continue
+        pairs = itertools.chain(
+            itertools.combinations(posting, 2),
+            itertools.product(posting, by_bucket.get(bucket + 1, ())),
+            itertools.product(undated, posting),
+        )
+        for x, y in pairs:
+            yield (x, y) if x[0] < y[0] else (y, x)
+    for x, y in itertools.combinations(undated, 2):
+        yield (x, y) if x[0] < y[0] else (y, x)
+
+
 def group_stories(articles: dict[str, dict]) -> dict[str, str]:
     """lake.silver.stories in plain Python: article_id -> story_id."""
     n = len(articles)
@@ -120,14 +139,16 @@ def group_stories(articles: dict[str, dict]) -> dict[str, str]:
         a: (art["published_at"].date() - _EPOCH).days if art["published_at"] else None
         for a, art in articles.items()
     }
-    postings = defaultdict(list)
+    # term -> bucket of WINDOW_DAYS days (None: undated) -> postings, as in _window_dots.
+    postings: dict[str, dict[int | None, list]] = defaultdict(lambda: defaultdict(list))
     for a, vector in vectors.items():
+        bucket = None if day[a] is None else day[a] // S.WINDOW_DAYS
         for t, w in vector.items():
             if df[t] >= 2:
-                postings[t].append((a, w))
+                postings[t][bucket].append((a, w))
     dots: Counter = Counter()
-    for posting in postings.values():
-        for (a, wa), (b, wb) in itertools.combinations(sorted(posting), 2):
+    for by_bucket in postings.values():
+        for (a, wa), (b, wb) in _window_pairs(by_bucket):
             if day[a] is None or day[b] is None or abs(day[a] - day[b]) <= S.WINDOW_DAYS:
                 dots[(a, b)] += wa * wb
     links = []
