@@ -247,8 +247,9 @@ def story_links(articles: DataFrame) -> DataFrame:
 
 def assign_stories(spark: SparkSession, articles: DataFrame) -> DataFrame:
     """(article_id, story_id, story_size) for every article; an article with no link is a
-    story of its own. Runs the linkage before returning (the term tables it caches meanwhile
-    are released on return); the join back to every article stays lazy."""
+    story of its own. Runs the linkage before returning and keeps its result on the executors
+    (a local checkpoint: nothing is collected to the driver), so the term tables it caches
+    meanwhile can be released on return; the join back to every article stays lazy."""
     n = articles.count()
     # Each term table feeds several branches (df stats, vectors, postings, names): without a
     # cache Spark re-runs the Python tokenizer for each.
@@ -257,19 +258,19 @@ def assign_stories(spark: SparkSession, articles: DataFrame) -> DataFrame:
     try:
         terms.persist()
         weighted.persist()
-        # One task sees every link: linkage is global. Links are few (a handful per article).
-        groups = (
+        # One task sees every link: linkage is global. Links are few (about 17 per article
+        # at 10k).
+        grouped = (
             _links(articles, weighted, n)
             .select("a", "b", "similarity")
             .withColumn("all", F.lit(0))
             .groupBy("all")
             .applyInPandas(_link_groups, _STORY_OF)
-            .collect()
+            .localCheckpoint(eager=True)
         )
     finally:
         weighted.unpersist()
         terms.unpersist()
-    grouped = spark.createDataFrame(groups, _STORY_OF)
     stories = (
         articles.select("article_id")
         .join(grouped, "article_id", "left")

@@ -470,7 +470,19 @@ def _split_clause(template: str, fields: dict[str, str]) -> tuple[str, str, bool
     return before.format_map(fields), after.format_map(fields), on
 
 
-def _make_event(eid: str, domain: V.Domain, rng: random.Random) -> Event:
+# Events start on one of 250 days (February to October) of a year. A corpus spans at least two
+# years and one more per EVENTS_PER_YEAR events: news keeps a steady pace, so a 100k-article
+# corpus covers twenty years rather than packing ten times the stories into the same weeks.
+EVENTS_PER_YEAR = 500
+
+
+def event_years(events: int) -> tuple[int, ...]:
+    """The years events are drawn from: 2024-2025 up to 1,000 events, then earlier years."""
+    span = max(2, math.ceil(events / EVENTS_PER_YEAR))
+    return tuple(range(2026 - span, 2026))
+
+
+def _make_event(eid: str, domain: V.Domain, rng: random.Random, years: tuple[int, ...]) -> Event:
     fields = {
         "region": rng.choice(V.REGIONS),
         "place": rng.choice(V.TOWNS),
@@ -481,7 +493,7 @@ def _make_event(eid: str, domain: V.Domain, rng: random.Random) -> Event:
     fields["event"] = rng.choice(domain.event_forms).format_map(fields)
     for key in list(fields):
         fields[_cap(key)] = _cap(fields[key])
-    anchor = date(rng.choice((2024, 2025)), 2, 1) + timedelta(days=rng.randrange(250))
+    anchor = date(rng.choice(years), 2, 1) + timedelta(days=rng.randrange(250))
     roles = rng.sample(domain.roles, min(3, len(domain.roles)))
     lasts = rng.sample(V.LAST_NAMES, len(roles))
     people = [
@@ -1089,6 +1101,7 @@ def generate(articles: int, events: int, seed: int, out: Path) -> GenerationSumm
     awidth = max(6, len(str(articles - 1)))
     order = list(V.DOMAINS)
     rng.shuffle(order)
+    years = event_years(events)
     (out / "articles").mkdir(parents=True, exist_ok=True)
     (out / "truth").mkdir(parents=True, exist_ok=True)
     statuses = dict.fromkeys(STATUSES, 0)
@@ -1102,7 +1115,7 @@ def generate(articles: int, events: int, seed: int, out: Path) -> GenerationSumm
     ):
         for e in range(events):
             eid = f"e{e:0{ewidth}d}"
-            ev = _make_event(eid, order[e % len(order)], rng)
+            ev = _make_event(eid, order[e % len(order)], rng, years)
             plans = _plan_event(ev, counts[e], first, awidth, rng)
             first += counts[e]
             folder = out / "articles" / eid

@@ -292,3 +292,11 @@ def test_cli_prints_one_json_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     summary = json.loads(lines[0])
     assert summary["articles"] == 12 and summary["articles_per_second"] > 0
     assert (tmp_path / "truth" / "manifest.json").exists()
+
+
+def test_larger_corpora_span_more_years_at_the_same_pace():
+    from lake.synthetic.generate import event_years
+
+    assert event_years(5) == event_years(1000) == (2024, 2025)
+    assert event_years(1001) == (2023, 2024, 2025)
+    assert event_years(10_000) == tuple(range(2006, 2026))
