@@ -219,8 +219,10 @@ def score_synthetic(
         planted += 1
         kind, value, other = true["kind"], true["true_value"], true["conflict_value"]
         if best is not None and any(
-            _near(kind, row["value_a"], value) and _near(kind, row["value_b"], other)
-            or _near(kind, row["value_b"], value) and _near(kind, row["value_a"], other)
+            _near(kind, row["value_a"], value)
+            and _near(kind, row["value_b"], other)
+            or _near(kind, row["value_b"], value)
+            and _near(kind, row["value_a"], other)
             for row in conflicts_by_fact.get(best["fact_id"], [])
         ):
             found += 1
