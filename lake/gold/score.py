@@ -191,9 +191,12 @@ def score_synthetic(
     planted conflict is found when its matched fact has a conflict row between the true value
     and the planted one (each within 10% for numbers: `_near`)."""
     scored = [f for f in facts if f.get("consensus_text") is not None]
-    by_kind: dict[str, list[dict]] = {}
-    for fact in scored:
-        by_kind.setdefault(fact["kind"], []).append(fact)
+    # Only a fact sharing an article can overlap: index facts by (kind, article) so scoring
+    # stays linear at 100k articles; candidates keep the facts' order (ties go to the first).
+    by_article: dict[tuple[str, str], list[int]] = {}
+    for i, fact in enumerate(scored):
+        for a in {article_keys.get(a, a) for a in fact["articles"] or []}:
+            by_article.setdefault((fact["kind"], a), []).append(i)
     conflicts_by_fact: dict[str, list[dict]] = {}
     for row in conflicts:
         conflicts_by_fact.setdefault(row["fact_id"], []).append(row)
@@ -202,7 +205,8 @@ def score_synthetic(
     for true in truth_facts:
         want = set(true["supporting_articles"]) | set(true["contradicting_articles"])
         best, best_j = None, 0.0
-        for fact in by_kind.get(true["kind"], []):
+        candidates = sorted({i for a in want for i in by_article.get((true["kind"], a), [])})
+        for fact in (scored[i] for i in candidates):
             if fact["fact_id"] in used:
                 continue
             if not _fact_has_value(fact, true["kind"], true["true_value"]):
