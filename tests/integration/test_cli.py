@@ -21,7 +21,7 @@ runner = CliRunner()
 
 
 def claimhouse(
-    *args: str, timeout: int = 300, env_extra: dict | None = None
+    *args: str, timeout: int = 600, env_extra: dict | None = None
 ) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
     env.update(env_extra or {})
