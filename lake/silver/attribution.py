@@ -31,6 +31,9 @@ _CUT_WORDS = re.compile(
     r"\b(?:that|and|but|when|if|as|which|while|because|although|though|after|before|so)\s+",
     re.IGNORECASE,
 )
+_PASSIVE_BEFORE = re.compile(
+    r"\b(?:been|be|being|was|were|is|are)\s+(?:(?:\w+ly|first|also|not)\s+)?$", re.IGNORECASE
+)
 _PRONOUNS = {"he", "she", "they", "it", "we", "i", "you"}
 _OBJECT_OUTLET = re.compile(
     r"^\s*(?:to|on|with)?\s*(?:the\s+)?(?P<name>[A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*){0,3})"
@@ -89,6 +92,7 @@ _GENERIC_OUTLET = re.compile(
 )
 _ENDS_WITH_NAME = re.compile(r"\b[A-Z][a-z’'.-]+(?:\s+[A-Z][a-z’'.-]+)+$")
 _NOT_A_SOURCE_END = {
+    "all",  # "All told, ..."
     "not",
     "to",
     "had",
@@ -187,6 +191,8 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         if any(s <= m.start() < e for s, e in covered):
             continue
         before = sentence[: m.start()]
+        if _PASSIVE_BEFORE.search(before):
+            continue  # "four residents have been confirmed dead": reported, not reporting
         cut = max(before.rfind(c) for c in ',;:“”"()—‘')
         segment_start = cut + 1
         for w in _CUT_WORDS.finditer(before):

@@ -15,7 +15,7 @@ from lake.silver.measure import article_event, date_key, quantity_key
 from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.4.0"
+EXTRACTOR_VERSION = "0.5.0"
 
 
 @dataclass
@@ -234,6 +234,13 @@ def _attribute(c: Claim, sentences: list[Sentence], cues: list[list[Attribution]
 
 
 _STATEMENT_GAP = re.compile(r"^[^“”\"]{0,40}$")
+# "said the operation began on March 11": a clause of its own (its verb, "that" or a comma)
+# between the speech verb and the date; the date is that clause's, not the statement's.
+_CLAUSE_IN_GAP = re.compile(
+    r"\bthat\b|,|\b(?:is|are|was|were|has|have|had|will|would|began|begins|begin|took|"
+    r"held|met|fell|rose|hit|came|went|broke|struck|[a-z]+ed)\b",
+    re.IGNORECASE,
+)
 
 
 def _dates_the_statement(sentence: str, at: int, cues: list[Attribution]) -> bool:
@@ -243,7 +250,7 @@ def _dates_the_statement(sentence: str, at: int, cues: list[Attribution]) -> boo
             continue
         verb = re.match(r"\w+(?:\s+\w+)?", sentence[cue.cue_start :])
         gap = sentence[cue.cue_start + (verb.end() if verb else 0) : at]
-        if _STATEMENT_GAP.match(gap) and not re.search(r"\bthat\b|,", gap):
+        if _STATEMENT_GAP.match(gap) and not _CLAUSE_IN_GAP.search(gap):
             return True
     return False
 

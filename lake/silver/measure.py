@@ -45,6 +45,25 @@ def _governing_action(before: str) -> str | None:
     return None
 
 
+_AFTER_VERB = re.compile(
+    r"^\s*(?:(?:have|has|had|were|was|are|is|will|would)\s+)?(?:(?:been|being|be)\s+)?"
+    r"(?:\w+ly\s+)?(?:(?:confirmed|reported|feared|presumed|believed|found)\s+)?(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _following_action(after: str) -> str | None:
+    """The action verb right after a people noun: "four people have died" -> deaths."""
+    m = _AFTER_VERB.match(after)
+    if not m:
+        return None
+    word = m.group("verb").lower()
+    for stem, concept in lx.ACTION_VERBS.items():
+        if " " not in stem and word.startswith(stem) and stem not in ("send", "sent", "fire"):
+            return concept
+    return None
+
+
 def _modifier(head_tokens: list[str]) -> str | None:
     """The proper-noun words before the head: 'ICE agents' -> 'ice'."""
     words = [t for t in head_tokens[:-1] if not t.startswith("(")]
@@ -66,13 +85,31 @@ _MONEY_NOUN_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # The subject of the clause holding the amount: "the projected gap has grown to", "the
-# proposal totals", "each eligible family would get".
-_MONEY_CLAUSE_SUBJECT = re.compile(
-    r"(?:^|[,;:—“\"]\s*|\b(?:that|said)\s+)(?:(?:the|a|an|each|every|its|their)\s+)?"
-    rf"(?P<np>(?:{_WORD}\s+){{0,2}}{_WORD})"
-    r"\s+(?:is|are|was|were|has|have|had|will|would|could|can|may|might|should|[a-z]+s)\b[^,;:]*$",
+# proposal totals", "each eligible family would get", "the stock slid", "early voting was".
+_CLAUSE_VERB = (
+    r"(?:is|are|was|were|has|have|had|will|would|could|can|may|might|should|must|"
+    r"slid|fell|rose|grew|hit|ran|stood|came|went|got|made|took|shed|cut|[a-z]+ed|[a-z]+s)"
+)
+# A subject's words: never the speech verb or "that" of a reporting clause before it.
+_NP_WORD = rf"(?!(?:said|says|told|tells|that|shows?|showed|reported|according)\b){_WORD}"
+_CLAUSE_START = re.compile(r"[,;:—“\"(]\s*|\b(?:that|said|says|shows?|showed)\s+", re.I)
+_CLAUSE_SUBJECT = re.compile(
+    r"(?:(?:the|a|an|each|every|its|their|some|all)\s+)?"
+    rf"(?P<np>(?:{_NP_WORD}\s+){{0,6}}?{_NP_WORD})\s+{_CLAUSE_VERB}\b[^,;:]*$",
     re.IGNORECASE,
 )
+
+
+def _clause_subject(text_before: str) -> str | None:
+    """The head of the subject of the innermost clause that holds the number: "a memo shows
+    early voting was" -> voting, not memo."""
+    starts = [0] + [m.end() for m in _CLAUSE_START.finditer(text_before)]
+    for start in reversed(starts):
+        if (m := _CLAUSE_SUBJECT.match(text_before, start)) and (head := _np_head(m.group("np"))):
+            return head
+    return None
+
+
 _MONEY_COST_BEFORE = re.compile(
     r"\bcost(?:s|ing)?\s+(?:(?:the|a|an)\s+)?(?:\w+\s+)?$", re.IGNORECASE
 )
@@ -104,8 +141,20 @@ def money_subject(text_before: str, text_after: str) -> tuple[str, str] | None:
         return head, "money-of"
     if _MONEY_COST_BEFORE.search(text_before):
         return "costs", "money-cost"
-    if (m := _MONEY_CLAUSE_SUBJECT.search(text_before)) and (head := _np_head(m.group("np"))):
+    if head := _clause_subject(text_before):
         return head, "money-subject"
+    return None
+
+
+def share_subject(kind: str, text_before: str) -> tuple[str, str] | None:
+    """(noun, rule) for what a percent or ratio with no "of NP" after it is of: the noun
+    before "of" ("raises of 12 percent" -> raises), else the clause subject ("enrollment has
+    fallen 13%", "early voting was triple the level" -> voting)."""
+    m = _MONEY_NOUN_BEFORE.search(text_before) if kind == "percent" else None
+    if m and (head := _np_head(m.group("np"))):
+        return head, "share-of:" + head
+    if head := _clause_subject(text_before):
+        return head, "share-subject:" + head
     return None
 
 
@@ -132,6 +181,12 @@ def quantity_key(
         terms.append(f"{rule}:{noun}")
         key = noun
     elif kind == "percent" or kind == "ratio":
+        if not subject:
+            subject, rule = share_subject(
+                kind, text_before if span_before is None else span_before
+            ) or (None, None)
+            if rule:
+                terms.append(rule)
         words = re.findall(r"[\w’'-]+", (subject or "").lower())
         words = [w for w in words if w not in ("the", "a", "an") and w not in lx.SOFT_MODIFIERS]
         if words and words[-1] in lx.PLACEHOLDER_HEADS and len(words) > 1:
@@ -147,7 +202,9 @@ def quantity_key(
         if action:
             terms.append(f"action-noun:{head}")
             key = action
-        elif head in lx.GENERIC_PEOPLE and (verb := _governing_action(text_before)):
+        elif head in lx.GENERIC_PEOPLE and (
+            verb := _governing_action(text_before) or _following_action(text_after)
+        ):
             terms += [f"verb:{verb}", f"noun:{head}"]
             key = verb
         else:

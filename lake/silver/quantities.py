@@ -32,8 +32,12 @@ _VAGUE = re.compile(
     re.IGNORECASE,
 )
 _MULTIPLIER = re.compile(
-    r"\b(?P<word>double|doubled|tripled?|quadrupled?|twice|\w+fold)\b(?=\s+(?:the|as|its|their|"
+    r"\b(?P<word>double|doubled|tripled?|quadrupled?|twice|half|\w+fold)\b(?=\s+(?:the|as|its|their|"
     r"that|what|from|to|in|since)\b)|\b(?P<verb>doubled|tripled|quadrupled)\b",
+    re.IGNORECASE,
+)
+_TIMES_AFTER = re.compile(
+    r"\s+(?P<times>times)\s+(?:the|as|more|higher|larger|bigger|greater|that|what|its|their)\b",
     re.IGNORECASE,
 )
 _QUALIFIER = re.compile(
@@ -270,8 +274,11 @@ def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], i
             break
         if lower in lx.NP_STOPWORDS or lower in lx.QUALIFIERS:
             break
-        if tokens and re.search(r"(?:ed|ing)$", lower) and lower not in lx.GENERIC_PEOPLE:
-            break
+        if tokens and (
+            (re.search(r"(?:ed|ing)$", lower) and lower not in lx.GENERIC_PEOPLE)
+            or lower in lx.IRREGULAR_PAST
+        ):
+            break  # "600 people spent the night": the verb ends the noun phrase
         tokens.append((word, m.start(), m.end()))
         pos = m.end()
         if len(tokens) >= 7:
@@ -338,6 +345,10 @@ def find_quantities(sentence: str) -> list[Quantity]:
             q.qualifier = qualifier
             if qualifier != "exact" and q.value is not None:
                 q.lower, q.upper = _bounds(qualifier, q.value)
+        if q.kind == "count" and (times := _TIMES_AFTER.match(sentence[q.number_end :])):
+            # "three times the area of last year's fire": a multiplier, not a count of "times".
+            q.kind, q.unit = "ratio", "times"
+            q.end = q.number_end + times.end("times")
         np_from = q.number_end
         if q.qualifier == "vague" and (of := re.match(r"\s+of\b", sentence[q.number_end :])):
             np_from = q.number_end + of.end()
@@ -353,10 +364,17 @@ def find_quantities(sentence: str) -> list[Quantity]:
                 q.end = np_end
             if q.kind == "count" and (next_word := _next_word(sentence, q.number_end)):
                 currency = lx.CURRENCY_WORDS.get(next_word.lower())
+                if q.qualifier == "vague" and unit:
+                    currency = currency or lx.CURRENCY_WORDS.get(unit)  # "millions of dollars"
                 if currency:
                     q.kind, q.currency, q.unit = "money", currency, None
+            if q.kind == "money" and q.unit in lx.CURRENCY_WORDS:
+                q.unit = None  # "$3 million dollars"
         elif q.kind == "percent":
-            of = re.match(r"\s+(?:of|for|in)\s+(?:the\s+)?", sentence[q.number_end :])
+            of = re.match(
+                r"\s+(?:of|for|in)\s+(?:(?:the|its|their|his|her|our)\s+)?",
+                sentence[q.number_end :],
+            )
             if of:
                 words, _ = _noun_phrase(sentence, q.number_end + of.end())
                 if words:
@@ -365,7 +383,7 @@ def find_quantities(sentence: str) -> list[Quantity]:
             obj = re.match(
                 r"\s+(?:the\s+)?(?:number|amount|level|total)\s+of\s+"
                 r"((?:[\w’'-]+\s+){0,3}?[\w’'-]+s)\b",
-                sentence[q.number_end :],
+                sentence[q.end :],
             )
             if obj:
                 q.subject = obj.group(1)

@@ -10,8 +10,8 @@ by span alone). Each label matches at most one prediction.
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
 from pathlib import Path
 
 import yaml
@@ -165,13 +165,28 @@ def score_corpus(corpus_dir: Path, limit: int | None = None) -> dict:
     return result
 
 
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m lake.silver.score",
+        description="Score the extractor against hand labels or a synthetic corpus; prints JSON.",
+    )
+    parser.add_argument(
+        "labels",
+        nargs="?",
+        default="tests/fixtures/seed_claims.yaml",
+        help="YAML labels, or a .jsonl file of labelled sentences",
+    )
+    parser.add_argument("folder", nargs="?", default="seeds", help="the labelled articles")
+    parser.add_argument("--corpus", type=Path, help="a `claimhouse generate` folder instead")
+    args = parser.parse_args(argv)
+    if args.corpus:
+        result = score_corpus(args.corpus)
+    elif args.labels.endswith(".jsonl"):
+        result = score_sentences(Path(args.labels))
+    else:
+        result = score_folder(Path(args.labels), Path(args.folder))
+    print(json.dumps(result, indent=2))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 2 and sys.argv[1] == "--corpus":
-        print(json.dumps(score_corpus(Path(sys.argv[2])), indent=2))
-        sys.exit(0)
-    if len(sys.argv) > 1 and sys.argv[1].endswith(".jsonl"):
-        print(json.dumps(score_sentences(Path(sys.argv[1])), indent=2))
-        sys.exit(0)
-    labels_file = Path(sys.argv[1] if len(sys.argv) > 1 else "tests/fixtures/seed_claims.yaml")
-    folder = Path(sys.argv[2] if len(sys.argv) > 2 else "seeds")
-    print(json.dumps(score_folder(labels_file, folder), indent=2))
+    main()

@@ -313,3 +313,85 @@ def test_phone_numbers_addresses_ages_and_names_are_not_claims(sentence):
 def test_a_capitalised_word_opening_the_sentence_does_not_make_a_name():
     (claim,) = extract_claims("a1", "About 400 residents left, the mayor said.")
     assert (claim.value, claim.qualifier) == (400.0, "approximate")
+
+
+@pytest.mark.parametrize(
+    "sentence, text, kind, measure_key",
+    [
+        # a percent with no "of NP" after it is of the noun before "of", else its clause subject
+        ("Nurses are asking for a raise of 9 percent.", "9 percent", "percent", "percent:raises"),
+        ("Ridership has dropped 14% since March.", "14%", "percent", "percent:riderships"),
+        (
+            "A memo shows that membership in the union grew 8 percent last year.",
+            "8 percent",
+            "percent",
+            "percent:memberships",
+        ),
+        (
+            "The firm will cut 12 percent of its workforce.",
+            "12 percent",
+            "percent",
+            "percent:workforces",
+        ),
+        # "N times the ..." is a multiplier; a ratio is of its clause's subject
+        (
+            "The flood covered five times the area of the 1998 one.",
+            "five times",
+            "ratio",
+            "ratio:floods",
+        ),
+        (
+            "Applications were nearly triple the level of last spring, the college said.",
+            "nearly triple",
+            "ratio",
+            "ratio:applications",
+        ),
+        # a vague amount of dollars is money, named by what it is for
+        (
+            "Repairs will cost tens of millions of dollars, the council said.",
+            "tens of millions of dollars",
+            "money",
+            "costs",
+        ),
+        # a people noun takes the action of the verb right after it
+        ("Nine people have died in the floods.", "Nine people", "count", "deaths"),
+        ("Some 40 people are feared dead.", "Some 40 people", "count", "deaths"),
+        (
+            "The new reservoir holds half the water of the old one.",
+            "half",
+            "ratio",
+            "ratio:reservoirs",
+        ),
+        # an irregular past tense ends the noun phrase
+        (
+            "About 40 residents spent the night in a gym.",
+            "About 40 residents",
+            "count",
+            "residents",
+        ),
+    ],
+)
+def test_what_a_percent_ratio_or_vague_amount_measures(sentence, text, kind, measure_key):
+    claim = next(c for c in extract_claims("a1", sentence) if c.claim_text == text)
+    assert (claim.kind, claim.measure_key) == (kind, measure_key)
+
+
+def test_a_date_in_a_clause_after_the_speech_verb_dates_that_clause():
+    said_on = extract_claims("a1", "The mayor said on June 3 that the bridge was safe.")
+    assert find(said_on, "June 3").measure_key == "date:statement"
+    said_that = extract_claims("a1", "The mayor said the bridge reopened on June 3.")
+    assert find(said_that, "June 3").measure_key != "date:statement"
+
+
+def test_three_times_without_a_comparison_is_not_a_ratio():
+    claims = extract_claims("a1", "The committee met three times last year.")
+    assert all(c.kind != "ratio" for c in claims)
+
+
+def test_a_passive_speech_verb_does_not_make_its_subject_a_source():
+    # "have been confirmed" reports the count; it does not say who reported it.
+    claims = extract_claims("a1", "Twelve people have been confirmed dead, the company said.")
+    claim = find(claims, "Twelve people")
+    assert (claim.measure_key, claim.attribution) == ("deaths", "the company")
+    all_told = extract_claims("a1", "All told, 8 miners were reported missing.")
+    assert find(all_told, "8 miners").attribution is None
