@@ -151,11 +151,35 @@ def group_stories(articles: dict[str, dict]) -> dict[str, str]:
         for (a, wa), (b, wb) in _window_pairs(by_bucket):
             if day[a] is None or day[b] is None or abs(day[a] - day[b]) <= S.WINDOW_DAYS:
                 dots[(a, b)] += wa * wb
+    # Name evidence counts articles in the date window: the bucket and the two beside it.
+    name_terms = set().union(*names.values()) if names else set()
+    per_bucket: Counter = Counter()
+    df_bucket: dict[int, Counter] = defaultdict(Counter)
+    for a, found in terms.items():
+        bucket = None if day[a] is None else day[a] // S.WINDOW_DAYS
+        if bucket is not None:
+            per_bucket[bucket] += 1
+            df_bucket[bucket].update(t for t in found if t in name_terms)
+
+    def window(term: str, a: str) -> tuple[int, int]:
+        if day[a] is None:
+            return df[term], n
+        b = day[a] // S.WINDOW_DAYS
+        return (
+            sum(df_bucket[b + k][term] for k in (-1, 0, 1)),
+            sum(per_bucket[b + k] for k in (-1, 0, 1)),
+        )
+
     links = []
     for (a, b), dot in dots.items():
         similarity = dot / (norms[a] * norms[b])
-        evidence = sum(math.log((n + S.PSEUDO_ARTICLES) / df[t]) for t in names[a] & names[b])
-        if similarity >= S.LINK_THRESHOLD and evidence >= S.MIN_NAME_EVIDENCE:
+        if similarity < S.LINK_THRESHOLD:
+            continue
+        evidence = 0.0
+        for t in names[a] & names[b]:
+            (df_a, n_a), (df_b, n_b) = window(t, a), window(t, b)
+            evidence += math.log((max(n_a, n_b) + S.PSEUDO_ARTICLES) / max(df_a, df_b))
+        if evidence >= S.MIN_NAME_EVIDENCE:
             links.append((a, b, similarity))
     return S.average_linkage(articles, links, S.LINK_THRESHOLD)
 

@@ -7,9 +7,11 @@ Two articles are linked when
     PROPER_NAME_WEIGHT times a common word, and words in more than MAX_DF_SHARE of the articles
     are left out;
   - they name the same rare things: the shared proper names' evidence, sum(ln((N + N0) / df)),
-    is >= MIN_NAME_EVIDENCE (N0 pseudo-articles that name none of them keep the weight
-    meaningful on a handful of articles); template words shared by every story about a flood
-    do not link two floods;
+    is >= MIN_NAME_EVIDENCE, where N and df count the articles of the pair's date window (its
+    WINDOW_DAYS bucket and the two beside it; the whole corpus for undated articles): a town
+    named in hundreds of articles over the years still singles out this week's story about
+    it. N0 pseudo-articles that name none of them keep the weight meaningful on a handful of
+    articles; template words shared by every story about a flood do not link two floods;
   - they were published within WINDOW_DAYS of each other (when both carry a date).
 Stories are then formed by average linkage over those links: two groups merge while the mean
 similarity over all their pairs of articles (missing links count 0) is >= LINK_THRESHOLD, so
@@ -35,7 +37,7 @@ from pyspark.sql.types import BooleanType, StringType, StructField, StructType
 from lake.schemas import BRONZE_ARTICLES, SILVER_ARTICLE_STORIES
 from lake.storage import Lake
 
-STORY_METHOD = "stories-1"
+STORY_METHOD = "stories-2"  # 2: name evidence counted per date window
 LINK_THRESHOLD = 0.1
 PROPER_NAME_WEIGHT = 2.0
 MAX_DF_SHARE = 0.05  # words in more than 5% of articles (at least 50) carry no story signal
@@ -223,19 +225,71 @@ def _links(articles: DataFrame, weighted: DataFrame, n: int) -> DataFrame:
         .select("a", "b", (F.col("dot") / (F.col("na") * F.col("nb"))).alias("similarity"))
         .where(F.col("similarity") >= LINK_THRESHOLD)
     )
-    names = weighted.where("name").select(
-        "article_id", "term", F.log((n + PSEUDO_ARTICLES) / F.col("df")).alias("evidence")
+    names = _window_name_counts(weighted, day, n)
+    ea = names.select(
+        F.col("article_id").alias("a"),
+        "term",
+        F.col("df_w").alias("df_a"),
+        F.col("n_w").alias("n_a"),
     )
-    ea = names.select(F.col("article_id").alias("a"), "term", "evidence")
-    eb = names.select(F.col("article_id").alias("b"), "term")
+    eb = names.select(
+        F.col("article_id").alias("b"),
+        "term",
+        F.col("df_w").alias("df_b"),
+        F.col("n_w").alias("n_b"),
+    )
     evidence = (
         candidates.select("a", "b")
         .join(ea, "a")
         .join(eb, ["b", "term"])
         .groupBy("a", "b")
-        .agg(F.sum("evidence").alias("name_evidence"))
+        .agg(
+            F.sum(
+                F.log((F.greatest("n_a", "n_b") + PSEUDO_ARTICLES) / F.greatest("df_a", "df_b"))
+            ).alias("name_evidence")
+        )
     )
     return candidates.join(evidence, ["a", "b"]).where(F.col("name_evidence") >= MIN_NAME_EVIDENCE)
+
+
+def _window_name_counts(weighted: DataFrame, day: DataFrame, n: int) -> DataFrame:
+    """(article_id, term, df_w, n_w) for each proper name of an article: how many articles of
+    its date window (its WINDOW_DAYS bucket and the two beside it) contain the word, out of
+    how many articles. A name common over years of news can still single out one story in its
+    fortnight; undated articles fall back to the whole corpus (df, n)."""
+    bucket = F.floor(F.col("day") / WINDOW_DAYS)
+    around = F.explode(F.array(*(F.col("bucket") + k for k in (-1, 0, 1)))).alias("center")
+    name_terms = weighted.where("name").select("term").distinct()
+    df_w = (
+        weighted.join(name_terms, "term", "left_semi")
+        .join(day.where(F.col("day").isNotNull()), "article_id")
+        .groupBy("term", bucket.alias("bucket"))
+        .agg(F.count("*").alias("c"))
+        .select("term", around, "c")
+        .groupBy("term", "center")
+        .agg(F.sum("c").alias("df_w"))
+    )
+    n_w = (
+        day.where(F.col("day").isNotNull())
+        .groupBy(bucket.alias("bucket"))
+        .agg(F.count("*").alias("c"))
+        .select(around, "c")
+        .groupBy("center")
+        .agg(F.sum("c").alias("n_w"))
+    )
+    return (
+        weighted.where("name")
+        .join(day, "article_id")
+        .withColumn("center", bucket)
+        .join(df_w, ["term", "center"], "left")
+        .join(n_w, "center", "left")
+        .select(
+            "article_id",
+            "term",
+            F.coalesce("df_w", "df").cast("double").alias("df_w"),
+            F.coalesce("n_w", F.lit(n)).cast("double").alias("n_w"),
+        )
+    )
 
 
 def story_links(articles: DataFrame) -> DataFrame:

@@ -19,6 +19,7 @@ import random
 import re
 import sys
 import time
+from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import time as dtime
@@ -474,12 +475,27 @@ def _split_clause(template: str, fields: dict[str, str]) -> tuple[str, str, bool
 # years and one more per EVENTS_PER_YEAR events: news keeps a steady pace, so a 100k-article
 # corpus covers twenty years rather than packing ten times the stories into the same weeks.
 EVENTS_PER_YEAR = 500
+# Events of the same name ("the Red Mesa Fire") or company are at least this many days apart.
+NAME_GAP_DAYS = 60
 
 
 def event_years(events: int) -> tuple[int, ...]:
     """The years events are drawn from: 2024-2025 up to 1,000 events, then earlier years."""
     span = max(2, math.ceil(events / EVENTS_PER_YEAR))
     return tuple(range(2026 - span, 2026))
+
+
+def _identity(ev: Event) -> list[str]:
+    """What names an event to a reader: its name, and the company it is about."""
+    return [ev.fields["event"]] + ([ev.fields["company"]] if "company" in ev.fields else [])
+
+
+def _name_taken(ev: Event, named: dict[str, list[date]]) -> bool:
+    return any(
+        abs((ev.anchor - other).days) <= NAME_GAP_DAYS
+        for name in _identity(ev)
+        for other in named[name]
+    )
 
 
 def _make_event(eid: str, domain: V.Domain, rng: random.Random, years: tuple[int, ...]) -> Event:
@@ -1105,6 +1121,7 @@ def generate(articles: int, events: int, seed: int, out: Path) -> GenerationSumm
     (out / "articles").mkdir(parents=True, exist_ok=True)
     (out / "truth").mkdir(parents=True, exist_ok=True)
     statuses = dict.fromkeys(STATUSES, 0)
+    named: dict[str, list[date]] = defaultdict(list)  # event name -> anchors drawn so far
     n_claims = n_nonclaims = n_facts = 0
     first = 0
     with (
@@ -1116,6 +1133,15 @@ def generate(articles: int, events: int, seed: int, out: Path) -> GenerationSumm
         for e in range(events):
             eid = f"e{e:0{ewidth}d}"
             ev = _make_event(eid, order[e % len(order)], rng, years)
+            redraw = 0
+            while redraw < 20 and _name_taken(ev, named):
+                # Two different events called the same (or about the same company) within
+                # weeks cannot be told apart by any reader; draw this one again from its own
+                # stream, so the other events stay as they were.
+                redraw += 1
+                ev = _make_event(eid, order[e % len(order)], _Rng(f"{seed}:{eid}:{redraw}"), years)
+            for name in _identity(ev):
+                named[name].append(ev.anchor)
             plans = _plan_event(ev, counts[e], first, awidth, rng)
             first += counts[e]
             folder = out / "articles" / eid

@@ -523,6 +523,64 @@ class MeasureSpec:
     decimals: bool = False  # percents: may carry a decimal
 
 
+# --- event names ----------------------------------------------------------------------------
+# A year of news names hundreds of fires, storms, companies and operations; a pool of a handful
+# made a 10k corpus reuse each name every few weeks for different events, which no reader (and
+# no story grouping) can tell apart. Names are built from two lists so pools run to hundreds.
+
+
+def _combine(firsts: tuple[str, ...], seconds: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{a} {b}" for a in firsts for b in seconds if a != b)
+
+
+_NAME_STEMS = (
+    "Norvane", "Halcyon", "Tessaro", "Brightwell", "Lumen", "Castellan", "Orison", "Pellbrook",
+    "Ardent", "Corvala", "Stellan", "Quorra", "Vantis", "Oakmere", "Talbrook", "Kestrel",
+    "Alder", "Bramwell", "Calloway", "Dunmere", "Everhart", "Fairholt", "Glenrock", "Hartwell",
+    "Ironvale", "Juniper", "Kingsford", "Larchmont", "Mossgrove", "Northgate",
+)  # fmt: skip
+FIRE_NAMES = _combine(
+    (
+        "Cedar", "Bluff", "Sawtooth", "Copper", "Eagle", "Dry", "Juniper", "Red", "Thorn",
+        "Pine", "Stone", "Willow", "Granite", "Aspen", "Coyote", "Raven", "Elk", "Bear", "Hawk",
+        "Silver", "Sage", "Lone", "Cougar", "Antelope", "Quail", "Oak",
+    ),
+    (
+        "Canyon", "Creek", "Ridge", "Mesa", "Basin", "Peak", "Gulch", "Flats", "Butte",
+        "Springs", "Fork", "Rock",
+    ),
+)  # fmt: skip
+STORM_NAMES = (
+    "Delphine", "Marcus", "Odessa", "Tobias", "Lenora", "Quentin", "Ysolde", "Bartram",
+    "Caspian", "Marisol", "Anselm", "Beatrix", "Cyprian", "Dorothea", "Evander", "Fenella",
+    "Gideon", "Honora", "Ignatius", "Juno", "Leopold", "Mirabel", "Nestor", "Ottilie",
+    "Percival", "Rosalind", "Silas", "Theodora", "Ulric", "Verity", "Wendell", "Xanthe",
+    "Yardley", "Zenobia", "Alaric", "Briony", "Cosmo", "Delia", "Emrys", "Flavia", "Gaspard",
+    "Hester", "Isolde", "Jasper", "Kezia", "Lysander", "Maud", "Niamh", "Orrin", "Philippa",
+)  # fmt: skip
+OPERATION_NAMES = _combine(
+    (
+        "Northern", "Steel", "Granite", "Silent", "Copper", "Winter", "Amber", "Iron", "Crimson",
+        "Swift", "Eastern", "Hidden", "Golden", "Falcon", "Thunder", "Arctic", "Valiant",
+        "Distant",
+    ),
+    (
+        "Shield", "Harbor", "Watch", "Tide", "Lance", "Gate", "Sentinel", "Arrow", "Spear",
+        "Anvil", "Horizon", "Bastion", "Forge", "Vigil", "Guardian", "Resolve",
+    ),
+)  # fmt: skip
+LAYOFF_COMPANIES = _combine(
+    _NAME_STEMS,
+    (
+        "Industries", "Foods", "Motors", "Pharmaceuticals", "Logistics", "Steel", "Software",
+        "Textiles", "Chemicals", "Labs",
+    ),
+)  # fmt: skip
+CARRIERS = _combine(_NAME_STEMS, ("Airlines", "Air", "Airways", "Rail"))
+STRIKE_EMPLOYERS = _combine(_NAME_STEMS, ("Motors", "Foods", "Transit", "Steel", "Health"))
+UTILITIES = _combine(_NAME_STEMS, ("Power", "Utilities", "Energy", "Electric"))
+
+
 @dataclass(frozen=True)
 class Domain:
     key: str
@@ -628,18 +686,7 @@ def deaths(place_phrase: str) -> MeasureSpec:
 WILDFIRE = Domain(
     key="wildfire",
     event_forms=("the {name} Fire",),
-    names=(
-        "Cedar Canyon",
-        "Bluff Creek",
-        "Sawtooth",
-        "Hollow Pine",
-        "Copper Basin",
-        "Eagle Rock",
-        "Dry Fork",
-        "Juniper Flats",
-        "Red Mesa",
-        "Thornapple",
-    ),
+    names=FIRE_NAMES,
     agencies=(
         "the {region} Forestry Service",
         "the {region} Office of Emergency Services",
@@ -778,18 +825,7 @@ WILDFIRE = Domain(
 STORM = Domain(
     key="storm",
     event_forms=("Hurricane {name}", "Tropical Storm {name}"),
-    names=(
-        "Delphine",
-        "Marcus",
-        "Odessa",
-        "Tobias",
-        "Lenora",
-        "Quentin",
-        "Ysolde",
-        "Bartram",
-        "Caspian",
-        "Marisol",
-    ),
+    names=STORM_NAMES,
     agencies=(
         "the {region} Emergency Management Agency",
         "the state utility commission",
@@ -924,18 +960,7 @@ LAYOFFS = Domain(
     key="layoffs",
     event_forms=("{company}",),
     names=("restructuring",),
-    extras={
-        "company": (
-            "Norvane Industries",
-            "Halcyon Foods",
-            "Tessaro Motors",
-            "Brightwell Pharmaceuticals",
-            "Lumen Logistics",
-            "Castellan Steel",
-            "Orison Software",
-            "Pellbrook Textiles",
-        )
-    },
+    extras={"company": LAYOFF_COMPANIES},
     agencies=(
         "{company}",
         "the {region} Department of Labor",
@@ -1311,16 +1336,7 @@ TRANSPORT = Domain(
     key="transport",
     event_forms=("the {company} meltdown", "the {company} outage"),
     names=("outage",),
-    extras={
-        "company": (
-            "Skyreach Airlines",
-            "Coastal Air",
-            "Northstar Airways",
-            "Pinnacle Air",
-            "Bluewater Rail",
-            "Continental Rail Link",
-        )
-    },
+    extras={"company": CARRIERS},
     agencies=(
         "the Department of Transportation",
         "the {place} airport authority",
@@ -1435,14 +1451,7 @@ STRIKE = Domain(
     event_forms=("the strike at {company}",),
     names=("strike",),
     extras={
-        "company": (
-            "Port of Harrow Bay",
-            "Castellan Steel",
-            "Mercy Regional Health",
-            "Aldora Transit",
-            "Tessaro Motors",
-            "Granary Foods",
-        ),
+        "company": STRIKE_EMPLOYERS,
         "union": (
             "the United Dockworkers Union",
             "the Allied Nurses Association",
@@ -1558,15 +1567,7 @@ STRIKE = Domain(
 MILITARY = Domain(
     key="military",
     event_forms=("Operation {name}",),
-    names=(
-        "Northern Shield",
-        "Steel Harbor",
-        "Granite Watch",
-        "Silent Tide",
-        "Copper Lance",
-        "Winter Gate",
-        "Amber Sentinel",
-    ),
+    names=OPERATION_NAMES,
     agencies=(
         "the Defense Department",
         "the Joint Command",
@@ -1689,14 +1690,7 @@ ENERGY = Domain(
     key="energy",
     event_forms=("the {region} blackout", "the {region} grid emergency"),
     names=("blackout",),
-    extras={
-        "company": (
-            "Redstone Power",
-            "Bellweather Utilities",
-            "Sunfield Energy",
-            "Northline Electric",
-        )
-    },
+    extras={"company": UTILITIES},
     agencies=(
         "{company}",
         "the grid operator",

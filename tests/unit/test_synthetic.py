@@ -300,3 +300,24 @@ def test_larger_corpora_span_more_years_at_the_same_pace():
     assert event_years(5) == event_years(1000) == (2024, 2025)
     assert event_years(1001) == (2023, 2024, 2025)
     assert event_years(10_000) == tuple(range(2006, 2026))
+
+
+def test_events_sharing_a_name_or_company_are_weeks_apart(tmp_path: Path):
+    # 400 events in two years: with a handful of names per domain this reused each name every
+    # few weeks for different events.
+    from datetime import date as day
+
+    from lake.synthetic.generate import NAME_GAP_DAYS
+
+    generate(articles=400, events=400, seed=3, out=tmp_path)
+    events = [json.loads(line) for line in (tmp_path / "truth" / "events.jsonl").open()]
+    by_name: dict[str, list[day]] = {}
+    for e in events:
+        by_name.setdefault(e["name"], []).append(day.fromisoformat(e["anchor_date"]))
+    closest = min(
+        (b - a).days
+        for anchors in by_name.values()
+        for a, b in zip(sorted(anchors), sorted(anchors)[1:], strict=False)
+    )
+    assert len(by_name) > 300
+    assert closest > NAME_GAP_DAYS
