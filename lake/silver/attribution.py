@@ -19,6 +19,11 @@ _KNOWN_OUTLET = re.compile(
     r"\b(?:" + "|".join(re.escape(n) for n in _OUTLET_NAMES) + r")\b", re.IGNORECASE
 )
 _ACCORDING = re.compile(r"\baccording to\s+(?P<src>[^;:()]+?)\s*(?:[.;:!?]*[\"”’]*\s*$|;|:|\s—)")
+# "According to an internal memo, 15 aircraft ...": at the head of a clause the source ends at
+# the first comma; the rest of the sentence is the claim.
+_ACCORDING_LEADING = re.compile(
+    r"(?:^|(?<=[—–(“\"])|(?<=[—–(“\"]\s)|\bthat\s+)[Aa]ccording to\s+(?P<src>[^,;:()]+?)\s*,"
+)
 _CITING = re.compile(r"\bciting\s+(?P<src>[^,;:]+?)\s*(?:[.,;:!?]|$)")
 _VERB = re.compile(
     r"\b(?:also\s+|reportedly\s+|previously\s+|later\s+|separately\s+|further\s+)?"
@@ -26,6 +31,19 @@ _VERB = re.compile(
 )
 _INVERTED = re.compile(
     r"[,”\"]\s*(?:said|says|according to)\s+(?P<src>[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,4})"
+)
+# Speech verbs that are also plural nouns.
+_NOUN_LIKE_VERBS = {"estimates", "claims", "reports", "states", "shows", "notes"}
+# "As first reported by the Riverside Examiner, ...": the source ends at the comma.
+_REPORTED_BY_LEADING = re.compile(
+    r"(?:^|(?<=[—–(“\"])\s*)As (?:first |previously |earlier )?reported by\s+"
+    r"(?P<src>[^,;:()]+?)\s*,"
+)
+# "..., said two people familiar with the plan": unnamed sources after the verb.
+_INVERTED_UNNAMED = re.compile(
+    r"[,”\"]\s*(?:said|says)\s+(?P<src>(?:a|an|one|two|three|four|five|six|seven|eight|nine|"
+    r"ten|several|some|many|multiple|numerous|senior|unnamed|anonymous|people|sources|"
+    r"officials)\b[^,.;:“”\"\d]*)(?=[,.;:“”\"]|$)"
 )
 _CUT_WORDS = re.compile(
     r"\b(?:that|and|but|when|if|as|which|while|because|although|though|after|before|so)\s+",
@@ -69,7 +87,7 @@ def is_outlet(text: str, known: list[str]) -> bool:
     if _KNOWN_OUTLET.fullmatch(bare):
         return True
     if re.fullmatch(
-        r"(?:[A-Z][\w&.’'-]*\s+){0,3}(?:"
+        r"(?:[A-Z][\w&.’']*(?:\s+|-)){0,3}(?:"
         + "|".join(s.capitalize() for s in lx.OUTLET_SUFFIXES)
         + r")",
         bare,
@@ -87,10 +105,18 @@ def canonical_outlet(name: str, known: list[str]) -> str:
     return bare
 
 
+_REPORT_BY = re.compile(
+    r"(?i)(?:a|an|the)?\s*(?:report|story|article|investigation|analysis|broadcast)\s+"
+    r"(?:by|from|in)\s+(?P<outlet>.+)$"
+)
 _GENERIC_OUTLET = re.compile(
     r"(?i)^the\s+(?:outlet|newspaper|paper|network|publication|site|broadcaster|magazine)$"
 )
 _ENDS_WITH_NAME = re.compile(r"\b[A-Z][a-z’'.-]+(?:\s+[A-Z][a-z’'.-]+)+$")
+_TITLED_NAME = re.compile(
+    r"\b(?:" + "|".join(t.capitalize() for t in lx.PERSON_TITLES) + r")\s+[A-Z][a-z’'.-]+"
+    r"(?:\s+[A-Z][a-z’'.-]+)+$"
+)
 _NOT_A_SOURCE_END = {
     "all",  # "All told, ..."
     "not",
@@ -117,20 +143,30 @@ _NOT_A_SOURCE_END = {
 
 def classify(source: str, known_outlets: list[str]) -> str:
     """The kind of a source, from its leading noun phrase."""
+    by = _REPORT_BY.match(source.strip())
+    if by and is_outlet(by.group("outlet"), known_outlets):
+        return "media_outlet"  # "a report by the Daily Sentinel": the outlet reported it
     if is_outlet(source, known_outlets) or (
         _GENERIC_OUTLET.match(source.strip()) and known_outlets
     ):
         return "media_outlet"
+    titled = _TITLED_NAME.search(source)
+    if titled and not titled.group(0).startswith("The "):
+        return "named_person"  # "Police Chief Amara Montoya", "Union President Marcus Blackwood"
     name = _ENDS_WITH_NAME.search(source)
     if (
         name
+        # people do not take an article: "the Joint Command"
+        and not re.search(r"\bthe\s+$", source[: name.start()], re.IGNORECASE)
+        and not name.group(0).startswith("The ")
         and not {w.lower() for w in name.group(0).split()} & lx.ORGANIZATION_WORDS
         and not is_outlet(name.group(0), known_outlets)
     ):
         return "named_person"
     head_np = re.split(
         r"\s+(?:who|which|that|with|from|familiar|by|in|at|on|of|described|close|briefed|"
-        r"speaking|knowledgeable)\b",
+        r"speaking|knowledgeable|reviewed|obtained|seen|circulated|released|prepared|published|"
+        r"shared|provided|cited|sent|filed)\b",
         source,
         maxsplit=1,
     )[0]
@@ -141,9 +177,13 @@ def classify(source: str, known_outlets: list[str]) -> str:
     if head in lx.DOCUMENT_NOUNS:
         return "document"
     lowered = {w.lower().strip(".") for w in words}
+    if head in lx.SOURCE_NOUNS and len(words) <= 2 and not words[0].isupper():
+        return "anonymous_sources"  # "Officials who spoke on condition of anonymity"
     if words[-1][0].isupper() and not (lowered & lx.ORGANIZATION_WORDS):
         if words[-1].isupper() and len(words[-1]) > 1:
             return "organization"  # an acronym: "ICE", "DHS"
+        if words[0].lower() == "the":
+            return "organization"  # people do not take an article: "the Joint Command"
         return "named_person"
     if head in lx.SPOKESPEOPLE or lowered & lx.ORGANIZATION_WORDS:
         return "organization"
@@ -180,12 +220,21 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         cues.append(Attribution(src, start, kind, cited, cue_start, explicit))
         covered.append((start, start + len(src)))
 
-    for m in _ACCORDING.finditer(sentence):
+    for m in _ACCORDING_LEADING.finditer(sentence):
         add(m.group("src"), m.start("src"), m.start(), explicit=True)
+    for m in _REPORTED_BY_LEADING.finditer(sentence):
+        add(m.group("src"), m.start("src"), m.start(), explicit=True)
+    for m in _ACCORDING.finditer(sentence):
+        if not any(s <= m.start("src") < e for s, e in covered):
+            add(m.group("src"), m.start("src"), m.start(), explicit=True)
     for m in _CITING.finditer(sentence):
         add(m.group("src"), m.start("src"), m.start(), explicit=True)
     for m in _INVERTED.finditer(sentence):
         if not any(s <= m.start("src") < e for s, e in covered):
+            add(m.group("src"), m.start("src"), m.start())
+    for m in _INVERTED_UNNAMED.finditer(sentence):
+        words = set(re.findall(r"[a-z]+", m.group("src").lower()))
+        if words & lx.SOURCE_NOUNS and not any(s <= m.start("src") < e for s, e in covered):
             add(m.group("src"), m.start("src"), m.start())
     for m in _VERB.finditer(sentence):
         if any(s <= m.start() < e for s, e in covered):
@@ -199,9 +248,24 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
             if w.end() > segment_start:
                 segment_start = w.end()
         src = before[segment_start:]
+        if not src.strip() and before.rstrip().endswith(","):
+            # "Rosalind Galloway, the Pentagon press secretary, told ...": the subject is
+            # the name before the appositive.
+            parts = before.rstrip().rstrip(",").split(",")
+            subject = re.sub(r"^.*[—–“”\"]", "", parts[-2]) if len(parts) >= 2 else ""
+            if _ENDS_WITH_NAME.fullmatch(subject.strip()):
+                segment_start = before.rfind(subject)
+                src = subject
         words = src.split()
         if not words or len(words) > 10:
             continue
+        if (
+            len(words) == 1
+            and m.group("verb") in _NOUN_LIKE_VERBS
+            and words[0].lower() not in lx.SOURCE_NOUNS | lx.DOCUMENT_NOUNS
+            and not words[0].isupper()
+        ):
+            continue  # "Early estimates put the damage at ...": a noun, not a verb
         lead = len(src) - len(src.lstrip())
         add(src, segment_start + lead, m.start(), sentence[m.end() : m.end() + 60])
     # An outlet that "reports, citing X": X is the source, the outlet is who it is credited to.

@@ -662,6 +662,7 @@ SPEECH_VERBS = (
     "states",
     "confirmed",
     "confirms",
+    "show",
     "reported",
     "reports",
     "wrote",
@@ -690,6 +691,16 @@ SPEECH_VERBS = (
     "showed",
     "shows",
 )
+# Titles written before a person's name ("Police Chief Amara Montoya").
+PERSON_TITLES = {
+    "chief", "president", "manager", "secretary", "director", "commissioner", "governor",
+    "mayor", "sheriff", "senator", "representative", "rep.", "sen.", "gov.", "judge",
+    "justice", "minister", "chair", "chairman", "chairwoman", "spokesperson", "spokesman",
+    "spokeswoman", "officer", "commander", "general", "gen.", "col.", "colonel", "captain",
+    "lieutenant", "sergeant", "dr.", "professor", "superintendent", "executive", "negotiator",
+    "inspector", "administrator", "attorney", "epidemiologist", "coordinator", "adviser",
+    "advisor", "counsel", "treasurer", "comptroller", "auditor", "leader", "head",
+}  # fmt: skip
 SOURCE_NOUNS = {
     "source",
     "sources",
@@ -890,4 +901,23 @@ OUTLET_SUFFIXES = (
     "report",
     "star",
     "sun",
+    # more of the words newspapers and wires are named with
+    "record",
+    "dispatch",
+    "ledger",
+    "courier",
+    "sentinel",
+    "newswire",
+    "bulletin",
+    "register",
+    "inquirer",
+    "mercury",
+    "monitor",
+    "globe",
+    "telegram",
+    "network",
+    "reporter",
+    "mirror",
+    "express",
+    "radio",
 )

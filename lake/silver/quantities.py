@@ -419,9 +419,14 @@ def _counts_sources(sentence: str, q: Quantity) -> bool:
     """'two sources familiar with...', 'according to four people': attribution, not a claim."""
     if q.unit not in lx.SOURCE_NOUNS or q.kind != "count":
         return False
-    return bool(
-        _SOURCE_AFTER.match(sentence[q.end :]) or _SOURCE_BEFORE.search(sentence[: q.start])
-    )
+    if _SOURCE_AFTER.match(sentence[q.end :]):
+        return True
+    before = _SOURCE_BEFORE.search(sentence[: q.start])
+    if before and before.group(0).split()[0].lower() in ("said", "told"):
+        # "..., said two people" names sources; "officials said 400 people were evacuated"
+        # states a count: the people must end the clause.
+        return bool(re.match(r"\s*(?:[.,;:!?”\"]|$)", sentence[q.end :]))
+    return bool(before)
 
 
 def _next_word(sentence: str, end: int) -> str | None:

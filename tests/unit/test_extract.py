@@ -395,3 +395,83 @@ def test_a_passive_speech_verb_does_not_make_its_subject_a_source():
     assert (claim.measure_key, claim.attribution) == ("deaths", "the company")
     all_told = extract_claims("a1", "All told, 8 miners were reported missing.")
     assert find(all_told, "8 miners").attribution is None
+
+
+@pytest.mark.parametrize(
+    "sentence, text, attribution, kind",
+    [
+        # "According to X," at the head of the sentence: X ends at the comma
+        (
+            "According to a county spreadsheet, 212 bridges need repairs.",
+            "212 bridges",
+            "a county spreadsheet",
+            "document",
+        ),
+        # the name before an appositive is the speaker, after a dateline or a quote too
+        (
+            "OAKVILLE — Dana Pruitt, the county's flood manager, said 64 homes were lost.",
+            "64 homes",
+            "Dana Pruitt",
+            "named_person",
+        ),
+        (
+            "“We moved 90 families,” Omar Haddad, a shelter volunteer, told the Valley Courier.",
+            "90 families",
+            "Omar Haddad",
+            "named_person",
+        ),
+        # people do not take an article
+        (
+            "The Coast Guard said 14 boats were missing.",
+            "14 boats",
+            "The Coast Guard",
+            "organization",
+        ),
+        # a title before a name makes a person even when the title names an organization
+        (
+            "Fire Chief Lena Ortiz said 300 firefighters were on the line.",
+            "300 firefighters",
+            "Fire Chief Lena Ortiz",
+            "named_person",
+        ),
+        # unnamed sources, capitalized at the start of the sentence or after the verb
+        (
+            "Officials who asked not to be named said 40 buses were sent.",
+            "40 buses",
+            "Officials who asked not to be named",
+            "anonymous_sources",
+        ),
+        (
+            "The plan calls for 500 new beds, said two people who have seen it.",
+            "500 new beds",
+            "two people who have seen it",
+            "anonymous_sources",
+        ),
+        # "As first reported by X," credits the outlet
+        (
+            "As first reported by the Valley Courier, 75 stores will close.",
+            "75 stores",
+            "the Valley Courier",
+            "media_outlet",
+        ),
+        # a report by an outlet is the outlet's reporting
+        (
+            "Some 80 pilots quit, according to a report by the Harbor Times.",
+            "Some 80 pilots",
+            "a report by the Harbor Times",
+            "media_outlet",
+        ),
+        # documents "show"
+        (
+            "Court records show 1,200 evictions were filed.",
+            "1,200 evictions",
+            "Court records",
+            "document",
+        ),
+        # "estimates" here is a noun: "Early" is no source
+        ("Early estimates put the bill at $4 million.", "$4 million", None, "unattributed"),
+    ],
+)
+def test_who_a_claim_is_attributed_to(sentence, text, attribution, kind):
+    claim = find(extract_claims("a1", sentence), text)
+    assert (claim.attribution, claim.attribution_kind) == (attribution, kind)
