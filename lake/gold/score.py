@@ -16,6 +16,8 @@ from pathlib import Path
 
 import yaml
 
+from lake.synthetic import vocabulary as V
+
 
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
@@ -165,16 +167,27 @@ def _fact_has_value(fact: dict, kind: str, true) -> bool:
 CONFLICT_SIDE_TOLERANCE = 0.1
 
 
+# The corpus's vague amounts, by the words gold keeps as their value_text ("thousands",
+# "tens of millions"): a side stated vaguely holds the values of its range.
+_VAGUE_RANGES = {phrase: (low, high) for phrase, low, high, _ in V.VAGUE_COUNTS} | {
+    phrase.removesuffix(" of dollars"): (low, high) for phrase, low, high in V.VAGUE_MONEY
+}
+
+
 def _near(kind: str, side_text: str | None, true) -> bool:
-    """A conflict side states a value: the same one, or for numbers one within 10%."""
+    """A conflict side states a value: the same one, for numbers one within 10%, or a vague
+    range holding it ("thousands" for a planted 9,800)."""
     if _same_value(kind, None, side_text, true):
         return True
     if kind == "date" or true is None:
         return False
     try:
         side = float((side_text or "").replace(",", ""))
-    except ValueError:  # a vague amount ("thousands")
-        return False
+    except ValueError:
+        if kind not in ("count", "rate", "money"):
+            return False  # "dozens" says nothing about a percent
+        low, high = _VAGUE_RANGES.get((side_text or "").lower(), (None, None))
+        return low is not None and low <= float(true) <= high
     return abs(side - float(true)) <= CONFLICT_SIDE_TOLERANCE * abs(float(true))
 
 

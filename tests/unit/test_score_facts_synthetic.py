@@ -133,3 +133,22 @@ def test_a_conflict_side_within_ten_percent_states_the_planted_value():
     assert score_synthetic(facts, near, truth, keys)["conflicts_found"] == 1
     assert score_synthetic(facts, far, truth, keys)["conflicts_found"] == 0
     assert score_synthetic(facts, vague, truth, keys)["conflicts_found"] == 0
+
+
+def test_a_vague_conflict_side_holding_the_planted_value_states_it():
+    truth = [
+        {
+            "kind": "count",
+            "true_value": 17300.0,
+            "supporting_articles": ["a1", "a2"],
+            "contradicting_articles": ["a3"],
+            "conflict_value": 9800.0,
+            "expected_status": "conflicting",
+        }
+    ]
+    facts = [_fact("f1", "count", 17300.0, "17300", ["id1", "id2", "id3"], "conflicting")]
+    keys = {f"id{i}": f"a{i}" for i in range(1, 4)}
+    thousands = [{"fact_id": "f1", "value_a": "17300", "value_b": "thousands"}]  # 2,000-9,999
+    hundreds = [{"fact_id": "f1", "value_a": "17300", "value_b": "hundreds"}]  # 200-999
+    assert score_synthetic(facts, thousands, truth, keys)["conflicts_found"] == 1
+    assert score_synthetic(facts, hundreds, truth, keys)["conflicts_found"] == 0
