@@ -17,6 +17,7 @@ fact and status counts must equal gold's (a check that the baseline does the sam
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import math
@@ -38,6 +39,7 @@ from lake.synthetic.generate import generate
 
 _EPOCH = date(1970, 1, 1)
 OPEN_BOUND_FACTOR = 1.5  # dbt_project.yml var open_bound_factor
+MAGNITUDE_GAP = 10  # dbt_project.yml var magnitude_gap
 _INF = float("inf")
 
 
@@ -229,11 +231,17 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
         if consensus["kind"] != "date" and consensus["hi"] == _INF:
             consensus = {**consensus, "hi": max(consensus["lo"], 0.0) * OPEN_BOUND_FACTOR}
         closed[key] = consensus
-        story_id, kind, measure_key, per = key
+        story_id, kind, measure_key, per, _ = key
         partitions[(story_id, kind, per, "/subset" in measure_key)].append(key)
     rank, candidates = {}, defaultdict(list)
     for keys in partitions.values():
-        keys.sort(key=lambda k: (-len({c["article_id"] for c in measures[k]["group"]}), k[2]))
+        keys.sort(
+            key=lambda k: (
+                -len({c["article_id"] for c in measures[k]["group"]}),
+                k[2],
+                _measure_id(k),
+            )
+        )
         for i, a in enumerate(keys):
             rank[a] = i
             candidates[a] = [
@@ -260,21 +268,55 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
     return merged
 
 
+def _bands(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
+    """int_claims_intervals.sql's magnitude bands: (story, kind, key, per, band) -> claims."""
+    banded: dict[tuple, list[dict]] = defaultdict(list)
+    for key, group in by_key.items():
+        nulls_first = sorted(
+            group,
+            key=lambda c: (c["lo"] is not None, c["lo"] or 0, c["hi"] is not None, c["hi"] or 0,
+                           c["claim_id"]),
+        )  # fmt: skip
+        band, top = 0, None
+        for c in nulls_first:
+            if (
+                c["kind"] != "date"
+                and c["informative"]
+                and top is not None
+                and top > 0
+                and c["lo"] > MAGNITUDE_GAP * top
+            ):
+                band += 1
+            if c["kind"] != "date" and c["informative"]:
+                top = c["hi"] if top is None else max(top, c["hi"])
+            banded[(*key, band)].append(c)
+    return banded
+
+
+def _measure_id(key: tuple) -> str:
+    """The measure's id as int_claims_intervals.sql hashes it (band 0 leaves it out)."""
+    story_id, kind, measure_key, per, band = key
+    parts = [story_id, kind, measure_key, per] + ([str(band)] if band else [])
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
 def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], list[dict]]:
-    """dbt_project/models: measures per (story, kind, measure_key, per) reconciled, merged into
-    facts (int_measure_merges), facts reconciled (facts.sql, fact_conflicts.sql)."""
-    by_measure: dict[tuple, list[dict]] = defaultdict(list)
+    """dbt_project/models: measures per (story, kind, measure_key, per, magnitude band)
+    reconciled, merged into facts (int_measure_merges), facts reconciled (facts.sql,
+    fact_conflicts.sql)."""
+    by_key: dict[tuple, list[dict]] = defaultdict(list)
     for c in claims:
         key = (story[c["article_id"]], c["kind"], c["measure_key"], c["per"] or "")
-        by_measure[key].append(_interval(c))
+        by_key[key].append(_interval(c))
+    by_measure = _bands(by_key)
     measures = {key: _reconcile_group(group) for key, group in by_measure.items()}
     into = merge_measures(measures)
     by_fact: dict[tuple, list[dict]] = defaultdict(list)
     for key, group in by_measure.items():
         by_fact[into[key]].extend(group)
     facts, conflicts = [], []
-    for (story_id, kind, measure_key, per), group in by_fact.items():
-        fact_id = "|".join((story_id, kind, measure_key, per))
+    for (story_id, kind, measure_key, per, band), group in by_fact.items():
+        fact_id = "|".join((story_id, kind, measure_key, per, str(band)))
         r = _reconcile_group(group)
         consensus, anchors = r["consensus"], r["anchors"]
         if len(anchors) >= 2:

@@ -28,7 +28,14 @@ def test_the_pipeline_benchmark_prints_every_figure_and_scores_claims(tmp_path):
     (run,) = report["runs"]
     assert run["articles"] == 50
     assert set(run["stage_s"]) == {"bronze", "silver", "gold"}
-    for field in ("total_s", "articles_per_s", "mb_per_s", "driver_jvm_peak_rss_mb"):
+    for field in (
+        "total_s",
+        "articles_per_s",
+        "mb_per_s",
+        "driver_python_peak_rss_mb",
+        "driver_jvm_peak_rss_mb",
+        "with_scoring_python_peak_rss_mb",
+    ):
         assert run[field] > 0, field
     assert run["rows"]["bronze.articles"] == 50
     assert run["claim_precision"] >= 0.9

@@ -21,9 +21,6 @@ with_story as (
 intervals as (
     select
         *,
-        substr(
-            sha2(concat_ws('|', story_id, kind, measure_key, coalesce(per, '')), 256), 1, 16
-        ) as measure_id,
         -- "--05-20" states no year; such a date compares with others by month and day only.
         kind = 'date' and date_start is not null and date_start not like '--%' as year_known,
         case
@@ -57,12 +54,57 @@ graded as (
     from intervals
 )
 
+-- Claims of one measure_key an order of magnitude apart count different things ("6,400 ballots
+-- were rejected", "2 million ballots were cast"): outlets disagree about a figure, not by a
+-- factor of ten. Sorted by value, a claim whose lower bound is more than var magnitude_gap
+-- times the highest value below it starts a new band; each band is a measure of its own.
+spans as (
+    select
+        *,
+        -- An open bound ("at least 5") caps nothing: no claim above it starts a band.
+        max(case when kind <> 'date' and is_informative then hi end) over (
+            partition by story_id, kind, measure_key, coalesce(per, '')
+            order by lo, hi, claim_id
+            rows between unbounded preceding and 1 preceding
+        ) as top_below
+    from banded
+),
+
+banded as (
+    select
+        *,
+        sum(
+            case
+                when kind <> 'date' and is_informative and top_below > 0
+                    and lo > {{ var('magnitude_gap') }} * top_below then 1
+                else 0
+            end
+        ) over (
+            partition by story_id, kind, measure_key, coalesce(per, '')
+            order by lo, hi, claim_id
+            rows between unbounded preceding and current row
+        ) as magnitude_band
+    from spans
+)
+
 select
-    *,
+    * except (top_below),
+    -- Band 0 keeps the id a measure had before bands existed.
+    substr(
+        sha2(
+            concat_ws(
+                '|', story_id, kind, measure_key, coalesce(per, ''),
+                case when magnitude_band > 0 then cast(magnitude_band as string) end
+            ),
+            256
+        ),
+        1,
+        16
+    ) as measure_id,
     -- Consensus prefers a stated value (tier 0) to bounds and vague amounts (tier 1).
     case
         when not is_informative then null
         when qualifier in ('exact', 'approximate', 'almost') then 0
         else 1
     end as precision_tier
-from graded
+from banded

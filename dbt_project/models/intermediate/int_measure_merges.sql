@@ -53,7 +53,7 @@ ranked as (
         consensus.md_hi,
         row_number() over (
             partition by measures.story_id, measures.kind, measures.per_key, measures.is_subset
-            order by measures.article_count desc, measures.measure_key
+            order by measures.article_count desc, measures.measure_key, measures.measure_id
         ) as measure_rank
     from measures
     inner join consensus on measures.measure_id = consensus.measure_id
