@@ -52,7 +52,7 @@ graded as (
             as is_informative,
         case when kind = 'date' then md_hi - md_lo else hi - lo end as width
     from intervals
-)
+),
 
 -- Claims of one measure_key an order of magnitude apart count different things ("6,400 ballots
 -- were rejected", "2 million ballots were cast"): outlets disagree about a figure, not by a
@@ -67,7 +67,7 @@ spans as (
             order by lo, hi, claim_id
             rows between unbounded preceding and 1 preceding
         ) as top_below
-    from banded
+    from graded
 ),
 
 banded as (
@@ -88,7 +88,7 @@ banded as (
 )
 
 select
-    * except (top_below),
+    *,
     -- Band 0 keeps the id a measure had before bands existed.
     substr(
         sha2(
