@@ -114,41 +114,31 @@ def test_bounds_that_pin_the_true_value_match_and_wide_or_open_ones_do_not():
     assert (scores["matched"], scores["fact_precision"], scores["fact_recall"]) == (1, 0.25, 0.25)
 
 
-def test_a_conflict_side_within_ten_percent_states_the_planted_value():
+def _found(kind: str, true_value: float, conflict_value: float, side_a: str, side_b: str) -> int:
+    """Conflicts found for one planted conflict (articles a1, a2 against a3) when gold's fact
+    states the true value and has one conflict row side_a / side_b."""
     truth = [
         {
-            "kind": "percent",
-            "true_value": 22.9,
+            "kind": kind,
+            "true_value": true_value,
             "supporting_articles": ["a1", "a2"],
             "contradicting_articles": ["a3"],
-            "conflict_value": 32.4,
+            "conflict_value": conflict_value,
             "expected_status": "conflicting",
         }
     ]
-    facts = [_fact("f1", "percent", 22.9, "22.9", ["id1", "id2", "id3"], "conflicting")]
+    facts = [_fact("f1", kind, true_value, str(true_value), ["id1", "id2", "id3"], "conflicting")]
     keys = {f"id{i}": f"a{i}" for i in range(1, 4)}
-    near = [{"fact_id": "f1", "value_a": "23", "value_b": "32"}]  # "about 23%" / "about 32%"
-    far = [{"fact_id": "f1", "value_a": "22.9", "value_b": "40"}]
-    vague = [{"fact_id": "f1", "value_a": "22.9", "value_b": "dozens"}]
-    assert score_synthetic(facts, near, truth, keys)["conflicts_found"] == 1
-    assert score_synthetic(facts, far, truth, keys)["conflicts_found"] == 0
-    assert score_synthetic(facts, vague, truth, keys)["conflicts_found"] == 0
+    rows = [{"fact_id": "f1", "value_a": side_a, "value_b": side_b}]
+    return score_synthetic(facts, rows, truth, keys)["conflicts_found"]
+
+
+def test_a_conflict_side_within_ten_percent_states_the_planted_value():
+    assert _found("percent", 22.9, 32.4, "23", "32") == 1  # "about 23%" / "about 32%"
+    assert _found("percent", 22.9, 32.4, "22.9", "40") == 0
+    assert _found("percent", 22.9, 32.4, "22.9", "dozens") == 0  # 24-99, but not a percent
 
 
 def test_a_vague_conflict_side_holding_the_planted_value_states_it():
-    truth = [
-        {
-            "kind": "count",
-            "true_value": 17300.0,
-            "supporting_articles": ["a1", "a2"],
-            "contradicting_articles": ["a3"],
-            "conflict_value": 9800.0,
-            "expected_status": "conflicting",
-        }
-    ]
-    facts = [_fact("f1", "count", 17300.0, "17300", ["id1", "id2", "id3"], "conflicting")]
-    keys = {f"id{i}": f"a{i}" for i in range(1, 4)}
-    thousands = [{"fact_id": "f1", "value_a": "17300", "value_b": "thousands"}]  # 2,000-9,999
-    hundreds = [{"fact_id": "f1", "value_a": "17300", "value_b": "hundreds"}]  # 200-999
-    assert score_synthetic(facts, thousands, truth, keys)["conflicts_found"] == 1
-    assert score_synthetic(facts, hundreds, truth, keys)["conflicts_found"] == 0
+    assert _found("count", 17300.0, 9800.0, "17300", "thousands") == 1  # 2,000-9,999
+    assert _found("count", 17300.0, 9800.0, "17300", "hundreds") == 0  # 200-999
