@@ -11,7 +11,7 @@ from lake.storage import Lake
 
 GOLD_TABLES = ("gold.facts", "gold.fact_evidence", "gold.fact_conflicts")
 # Differ between any two runs by design: when and by which run a row was written.
-RUN_COLUMNS = {"run_id", "first_seen", "ingested_at", "built_at"}
+RUN_COLUMNS = {"run_id", "first_seen"}
 
 
 def gold_differences(
