@@ -41,8 +41,9 @@ def test_the_pipeline_benchmark_prints_every_figure_and_scores_claims(tmp_path):
     assert run["claim_precision"] >= 0.9
     assert run["claim_recall"] >= 0.9
     assert run["claim_f1"] >= 0.9
-    # Facts are scored (their accuracy waits for story clustering: see benchmarks/README.md).
     assert run["story_pair_precision"] >= 0.9 and run["story_pair_recall"] >= 0.9
     for field in ("fact_precision", "fact_recall", "fact_f1", "conflict_recall"):
         assert field in run, field
+    # 0.90 on this corpus (37 facts, the baseline's count too); a floor against regressions.
+    assert run["fact_f1"] >= 0.85
     assert run["true_facts"] > 0 and run["gold_facts"] > 0
