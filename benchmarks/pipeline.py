@@ -139,6 +139,7 @@ def measure(spark, n: int, workdir: Path, seed: int) -> dict:
         "text_mb": round(text_bytes / 2**20, 2),
         "generate_s": round(generate_s, 2),
         "stage_s": {k: round(v, 2) for k, v in summary.stage_seconds.items()},
+        "step_s": {k: round(v, 2) for k, v in summary.step_seconds.items()},
         "total_s": round(total_s, 2),
         "articles_per_s": round(n / total_s, 2),
         "mb_per_s": round(text_bytes / 2**20 / total_s, 4),

@@ -37,6 +37,9 @@ class RunSummary:
     table_rows: dict[str, int] = field(default_factory=dict)
     table_versions: dict[str, int] = field(default_factory=dict)
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    # Parts of a stage, for profiling: silver's claims (extraction, contracts, MERGE) and stories;
+    # gold's dbt build and its contracts.
+    step_seconds: dict[str, float] = field(default_factory=dict)
 
 
 def ingest_and_check(
@@ -82,14 +85,23 @@ def run_pipeline(
         started = time.perf_counter()
         progress("silver: extracting claims from new articles")
         summary.silver = extract_new(spark, lake, run_id)
+        summary.step_seconds["silver.claims"] = time.perf_counter() - started
+        summary.step_seconds["silver.extraction"] = summary.silver.extraction_s
         progress("silver: grouping articles into stories")
         summary.stories = publish_stories(spark, lake, run_id)
         summary.stage_seconds["silver"] = time.perf_counter() - started
+        summary.step_seconds["silver.stories"] = (
+            summary.stage_seconds["silver"] - summary.step_seconds["silver.claims"]
+        )
         started = time.perf_counter()
         progress("gold: dbt build (reconcile claims into facts)")
         summary.gold = build_gold(spark, settings, run_id)
+        summary.step_seconds["gold.dbt_build"] = time.perf_counter() - started
         check_gold(spark, lake, run_id)
         summary.stage_seconds["gold"] = time.perf_counter() - started
+        summary.step_seconds["gold.contracts"] = (
+            summary.stage_seconds["gold"] - summary.step_seconds["gold.dbt_build"]
+        )
     finally:
         spark.conf.unset("spark.databricks.delta.commitInfo.userMetadata")
     for name in [*TABLES, *GOLD_TABLES, "audit.dq_results"]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,6 +40,7 @@ class SilverSummary:
     claims: int
     quarantined: int
     extractor_version: str
+    extraction_s: float = 0.0  # running the extractor over the articles, before any write
 
 
 def _extract_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
@@ -78,9 +81,13 @@ def extract_new(
         .persist()
     )
     try:
-        return publish_extracted(
+        started = time.perf_counter()
+        extracted.count()  # materialize the cache here, so the extraction is timed on its own
+        extraction_s = time.perf_counter() - started
+        summary = publish_extracted(
             spark, lake, extracted, todo.select("article_id"), version, run_id, now
         )
+        return dataclasses.replace(summary, extraction_s=extraction_s)
     finally:
         extracted.unpersist()
 
