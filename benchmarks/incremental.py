@@ -69,6 +69,9 @@ def main() -> None:
                     "incremental_stage_s": {
                         k: round(v, 2) for k, v in incremental.stage_seconds.items()
                     },
+                    "incremental_step_s": {
+                        k: round(v, 2) for k, v in incremental.step_seconds.items()
+                    },
                     "incremental_fraction": round(incremental_s / full_s, 3),
                     "new_articles": incremental.bronze.new_articles,
                     "files_read": incremental.bronze.files_read,
