@@ -28,9 +28,9 @@ def test_dbt_models_data_tests_and_unit_tests_pass(gold):
     _, _, summary, _ = gold
     assert summary.failures == []
     assert summary.models == 11
-    # 61 generic and 2 singular data tests, and the 3 unit tests (agreement, disjoint, vague,
-    # dates, measures; measure merges; status and bounds)
-    assert summary.tests_passed == 66
+    # 62 generic and 2 singular data tests, and the 4 unit tests (agreement, disjoint, vague,
+    # dates, measures; magnitude bands; measure merges; status and bounds)
+    assert summary.tests_passed == 68
 
 
 def test_the_daily_arrest_target_is_corroborated_by_all_five_articles(gold):
