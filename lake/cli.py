@@ -121,6 +121,8 @@ def run(
             if st.stories >= 0
             else "silver: stories unchanged (no new article)"
         )
+    if summary.gold_current:
+        out.print("gold: unchanged (built from these silver and bronze versions already)")
     if (g := summary.gold) is not None:
         out.print(
             f"gold: {g.models} dbt models built, {g.tests_passed} tests passed"

@@ -7,6 +7,7 @@ instead of starting a second JVM.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from contextlib import contextmanager
@@ -22,6 +23,9 @@ from lake.storage import Lake, LakeError
 
 DBT_PROJECT_DIR = Path(os.environ.get("CLAIMHOUSE_DBT_PROJECT", REPO_ROOT / "dbt_project"))
 GOLD_TABLES = ("gold.facts", "gold.fact_evidence", "gold.fact_conflicts")
+# The tables dbt_project/ reads (its sources); gold is a function of these and the project.
+DBT_SOURCES = ("bronze.articles", "silver.claims", "silver.article_stories")
+_NOT_PROJECT_FILES = {"target", "logs", "dbt_packages"}
 
 # Session settings dbt-spark changes on the shared session (it forces ANSI off, and applies the
 # profile's server_side_parameters); restored after the build so later pipeline steps and
@@ -80,12 +84,70 @@ def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list
         "--vars",
         json.dumps({"run_id": run_id}),
         "--quiet",
+        # No network here or on most workers: do not try to send dbt's usage events.
+        "--no-send-anonymous-usage-stats",
         *extra,
     ]
 
 
 def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSummary:
-    """`dbt build` (models and their data and unit tests) against the current silver tables."""
+    """`dbt build` against the current silver tables: the models and their data tests. dbt's unit
+    tests check the SQL on fixed inputs, not the data, so (as dbt advises for production runs)
+    they are left to development and CI: `dbt build` in dbt_project/, or run_unit_tests."""
+    lake = Lake(spark, settings.warehouse)
+    lake.forget_other_warehouses()
+    # A dbt source must exist: before any grouping, every article is a story of its own.
+    lake.ensure(SILVER_ARTICLE_STORIES)
+    _stamp_path(lake).unlink(missing_ok=True)
+    args = dbt_args("build", settings, run_id, "--exclude-resource-type", "unit_test")
+    summary = _invoke(spark, settings, args, "build")
+    _stamp_path(lake).write_text(json.dumps(_inputs_stamp(lake), indent=1))
+    return summary
+
+
+def gold_is_current(lake: Lake) -> bool:
+    """True when the last successful build_gold read the sources at their current Delta
+    versions with the same dbt project, and no one has written gold since: a rebuild would
+    only add identical versions."""
+    stamp = _stamp_path(lake)
+    if not stamp.exists():
+        return False
+    try:
+        return json.loads(stamp.read_text()) == _inputs_stamp(lake)
+    except (ValueError, LakeError):
+        return False
+
+
+def _stamp_path(lake: Lake) -> Path:
+    return lake.root / "_dbt" / "built_from.json"
+
+
+def _inputs_stamp(lake: Lake) -> dict:
+    versions = {t: lake.version(t) for t in (*DBT_SOURCES, *GOLD_TABLES) if lake.exists(t)}
+    if len(versions) < len(DBT_SOURCES) + len(GOLD_TABLES):
+        raise LakeError("gold or one of its sources is missing")
+    return {"versions": versions, "project": _project_digest()}
+
+
+def _project_digest() -> str:
+    digest = hashlib.sha256()
+    for folder, dirs, names in sorted(os.walk(DBT_PROJECT_DIR)):
+        dirs[:] = sorted(d for d in dirs if d not in _NOT_PROJECT_FILES and not d.startswith("."))
+        for name in sorted(n for n in names if not n.startswith(".")):
+            path = Path(folder) / name
+            digest.update(str(path.relative_to(DBT_PROJECT_DIR)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def run_unit_tests(spark: SparkSession, settings: Settings) -> GoldSummary:
+    """dbt's unit tests (`dbt test --select test_type:unit`) in this session: every model's SQL
+    on the fixtures in the project's YAML. Needs a warehouse gold was built in once."""
+    args = dbt_args("test", settings, "", "--select", "test_type:unit")
+    return _invoke(spark, settings, args, "test")
+
+
+def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: str) -> GoldSummary:
     from dbt.cli.main import dbtRunner
 
     if not (DBT_PROJECT_DIR / "dbt_project.yml").exists():
@@ -93,14 +155,10 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
             f"dbt project not found at {DBT_PROJECT_DIR}: set CLAIMHOUSE_DBT_PROJECT to the "
             "folder holding dbt_project.yml"
         )
-    lake = Lake(spark, settings.warehouse)
-    lake.forget_other_warehouses()
-    # A dbt source must exist: before any grouping, every article is a story of its own.
-    lake.ensure(SILVER_ARTICLE_STORIES)
     saved_conf = {key: spark.conf.get(key, None) for key in _TOUCHED_CONF}
     try:
         with _dbt_environment(settings):
-            result = dbtRunner().invoke(dbt_args("build", settings, run_id))
+            result = dbtRunner().invoke(args)
     finally:
         for key, value in saved_conf.items():
             if value is None:
@@ -108,7 +166,7 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
             else:
                 spark.conf.set(key, value)
     if result.exception is not None:
-        raise GoldBuildError(f"dbt build could not run: {result.exception}")
+        raise GoldBuildError(f"dbt {command} could not run: {result.exception}")
     summary = GoldSummary()
     for node in result.result or []:
         kind = node.node.resource_type
@@ -126,7 +184,7 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
     if summary.failures or not result.success:
         details = "\n  ".join(summary.failures) or "see <warehouse>/_dbt/logs/dbt.log"
         raise GoldBuildError(
-            f"gold: dbt build failed in {DBT_PROJECT_DIR}:\n  {details}\n"
+            f"gold: dbt {command} failed in {DBT_PROJECT_DIR}:\n  {details}\n"
             f"Fix the model or data, then rerun; logs in {settings.warehouse / '_dbt' / 'logs'}"
         )
     return summary

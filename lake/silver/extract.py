@@ -9,13 +9,14 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from lake.schemas import KINDS, QUALIFIERS
+from lake.silver import lexicon as lx
 from lake.silver.attribution import Attribution, find_attributions, outlet_positions
 from lake.silver.dates import find_dates
 from lake.silver.measure import article_event, date_key, quantity_key
 from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.5.0"
+EXTRACTOR_VERSION = "0.5.1"
 
 
 @dataclass
@@ -237,8 +238,7 @@ _STATEMENT_GAP = re.compile(r"^[^“”\"]{0,40}$")
 # "said the operation began on March 11": a clause of its own (its verb, "that" or a comma)
 # between the speech verb and the date; the date is that clause's, not the statement's.
 _CLAUSE_IN_GAP = re.compile(
-    r"\bthat\b|,|\b(?:is|are|was|were|has|have|had|will|would|began|begins|begin|took|"
-    r"held|met|fell|rose|hit|came|went|broke|struck|[a-z]+ed)\b",
+    rf"\bthat\b|,|\b(?:{'|'.join(sorted(lx.CLAUSE_VERBS))}|begins?|[a-z]+ed)\b",
     re.IGNORECASE,
 )
 

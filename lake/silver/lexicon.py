@@ -470,8 +470,26 @@ PLACEHOLDER_HEADS = {
 # billion" is the bond; "a relief package of $2 million" is the relief.
 MONEY_PLACEHOLDER_HEADS = {"measure", "package", "amount", "sum", "figure", "deal", "plan", "bill"}
 
-# Irregular past tenses that end a noun phrase ("600 people spent the night"); regular ones
-# end in -ed.
+# Finite verbs. A noun phrase ends at one ("600 people spent the night") and a clause's subject
+# stands before one ("enrollment has fallen 13%"); regular pasts (-ed) and presents (-s) are
+# matched by their shape where the context allows.
+AUXILIARIES = {
+    "is",
+    "are",
+    "was",
+    "were",
+    "has",
+    "have",
+    "had",
+    "will",
+    "would",
+    "could",
+    "can",
+    "may",
+    "might",
+    "should",
+    "must",
+}
 IRREGULAR_PAST = {
     "spent",
     "went",
@@ -511,16 +529,12 @@ IRREGULAR_PAST = {
     "struck",
     "slid",
     "shed",
-    "were",
-    "was",
-    "are",
-    "is",
-    "have",
-    "has",
-    "had",
-    "will",
-    "would",
 }
+FINITE_VERBS = AUXILIARIES | IRREGULAR_PAST
+# Pasts spelled like their nouns ("a pay cut", "a box-office hit"): verbs only where a clause
+# is expected, never the end of a noun phrase.
+NOUN_LIKE_PAST = {"cut", "hit", "put", "set", "shut", "broke"}
+CLAUSE_VERBS = FINITE_VERBS | NOUN_LIKE_PAST
 
 # Verbs whose object a count measures: stem -> measure concept.
 ACTION_VERBS = {

@@ -86,10 +86,7 @@ _MONEY_NOUN_BEFORE = re.compile(
 )
 # The subject of the clause holding the amount: "the projected gap has grown to", "the
 # proposal totals", "each eligible family would get", "the stock slid", "early voting was".
-_CLAUSE_VERB = (
-    r"(?:is|are|was|were|has|have|had|will|would|could|can|may|might|should|must|"
-    r"slid|fell|rose|grew|hit|ran|stood|came|went|got|made|took|shed|cut|[a-z]+ed|[a-z]+s)"
-)
+_CLAUSE_VERB = rf"(?:{'|'.join(sorted(lx.CLAUSE_VERBS))}|[a-z]+ed|[a-z]+s)"
 # A subject's words: never the speech verb or "that" of a reporting clause before it.
 _NP_WORD = rf"(?!(?:said|says|told|tells|that|shows?|showed|reported|according)\b){_WORD}"
 _CLAUSE_START = re.compile(r"[,;:—“\"(]\s*|\b(?:that|said|says|shows?|showed)\s+", re.I)

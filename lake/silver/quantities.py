@@ -276,7 +276,7 @@ def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], i
             break
         if tokens and (
             (re.search(r"(?:ed|ing)$", lower) and lower not in lx.GENERIC_PEOPLE)
-            or lower in lx.IRREGULAR_PAST
+            or lower in lx.FINITE_VERBS
         ):
             break  # "600 people spent the night": the verb ends the noun phrase
         tokens.append((word, m.start(), m.end()))

@@ -150,6 +150,9 @@ def test_run_end_to_end_twice(tmp_path):
     assert "= 0 new articles + 5 unchanged" in again
     assert "sidecars; 0 read" in again
     assert "silver: stories unchanged (no new article)" in again
+    # Nothing new reached silver: dbt does not run, gold keeps its Delta version.
+    assert "gold: unchanged (built from these silver and bronze versions already)" in again
+    assert "gold.facts │ 23 │ 1" in again
     assert (tmp_path / "wh" / "bronze" / "articles" / "_delta_log").is_dir()
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()

@@ -1,5 +1,5 @@
 """`run_pipeline` end to end under a stricter contract: quarantined claims stay out of gold,
-the good ones reach it."""
+the good ones reach it; a rerun with nothing new leaves gold alone."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 from pyspark.sql import functions as F
 
 from lake.config import load_settings
+from lake.gold.build import GOLD_TABLES, gold_is_current
 from lake.pipeline import run_pipeline
 from lake.storage import Lake
 
@@ -39,3 +40,13 @@ def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
     evidence = {r[0] for r in lake.read("gold.fact_evidence").select("claim_id").collect()}
     assert evidence == {r[0] for r in claims.select("claim_id").collect()}
     assert evidence.isdisjoint(r["claim_id"] for r in quarantined)
+
+    # Rerun: no new file, so silver and bronze keep their versions and dbt does not run.
+    versions = {table: lake.version(table) for table in GOLD_TABLES}
+    again = run_pipeline(spark, settings, "strict2")
+    assert (again.gold_current, again.gold) == (True, None)
+    assert {table: lake.version(table) for table in GOLD_TABLES} == versions
+    assert again.silver.articles_processed == 0
+    # Any new silver version (here: one claim rewritten) makes gold stale again.
+    claims.limit(1).write.format("delta").mode("append").save(str(lake.path("silver.claims")))
+    assert not gold_is_current(lake)
