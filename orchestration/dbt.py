@@ -11,7 +11,6 @@ session) and turns dbt's run_results.json into materializations and check result
 import fcntl
 import functools
 import json
-import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,13 @@ from typing import Any
 import dagster as dg
 from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtProject, dbt_assets
 
-from lake.gold.build import DBT_PROJECT_DIR, GoldBuildError, build_gold, dbt_args
+from lake.gold.build import (
+    DBT_PROJECT_DIR,
+    GoldBuildError,
+    build_gold,
+    dbt_args,
+    dbt_project_files,
+)
 from lake.storage import Lake
 from orchestration.environment import Environment
 from orchestration.metadata import table_metadata
@@ -28,7 +33,6 @@ from orchestration.resources import LakeHandle, LakeResource
 # The manifest the code location loads: parsed here, beside this package, so it never races with
 # a `dbt build` someone runs by hand in dbt_project/ (which writes dbt_project/target/).
 DBT_STATE_DIR = Path(__file__).resolve().parent / ".dbt"
-_NOT_PROJECT_FILES = {"target", "logs", "dbt_packages"}
 _UNIQUE_ID = "dagster_dbt/unique_id"  # dagster-dbt's metadata key naming a check's dbt test
 
 
@@ -88,12 +92,7 @@ def _is_fresh(manifest: Path) -> bool:
     if not manifest.exists():
         return False
     built = manifest.stat().st_mtime
-    for folder, dirs, names in os.walk(DBT_PROJECT_DIR):
-        dirs[:] = [d for d in dirs if d not in _NOT_PROJECT_FILES and not d.startswith(".")]
-        for name in names:
-            if not name.startswith(".") and os.stat(os.path.join(folder, name)).st_mtime > built:
-                return False
-    return True
+    return all(path.stat().st_mtime <= built for path in dbt_project_files())
 
 
 def _parse(project: DbtProject) -> None:

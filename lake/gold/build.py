@@ -129,14 +129,20 @@ def _inputs_stamp(lake: Lake) -> dict:
     return {"versions": versions, "project": _project_digest()}
 
 
+def dbt_project_files() -> list[Path]:
+    """The dbt project's own files, sorted: not dbt's outputs (target/, logs/) nor hidden ones."""
+    found = []
+    for folder, dirs, names in os.walk(DBT_PROJECT_DIR):
+        dirs[:] = [d for d in dirs if d not in _NOT_PROJECT_FILES and not d.startswith(".")]
+        found += [Path(folder) / name for name in names if not name.startswith(".")]
+    return sorted(found)
+
+
 def _project_digest() -> str:
     digest = hashlib.sha256()
-    for folder, dirs, names in sorted(os.walk(DBT_PROJECT_DIR)):
-        dirs[:] = sorted(d for d in dirs if d not in _NOT_PROJECT_FILES and not d.startswith("."))
-        for name in sorted(n for n in names if not n.startswith(".")):
-            path = Path(folder) / name
-            digest.update(str(path.relative_to(DBT_PROJECT_DIR)).encode())
-            digest.update(path.read_bytes())
+    for path in dbt_project_files():
+        digest.update(str(path.relative_to(DBT_PROJECT_DIR)).encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
