@@ -79,6 +79,9 @@ def main() -> None:
                     "text_mb": round(mb, 1),
                     "bronze_ingest_s": round(ingest_s, 1),
                     "spark_extract_s": round(spark_s, 1),
+                    # the extraction job alone (mapInPandas), without the batch's contract,
+                    # the claims MERGE and the extraction log
+                    "spark_extraction_only_s": round(silver.extraction_s, 1),
                     "spark_mb_per_s": round(mb / spark_s, 3),
                     "spark_mb_per_s_per_core": round(mb / spark_s / cores, 3),
                     "plain_python_s": round(plain_s, 1),

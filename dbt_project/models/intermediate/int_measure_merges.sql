@@ -26,13 +26,18 @@ measures as (
 ),
 
 -- An open bound compares as at most 1.5 times its value: writers round down to a nearby figure
--- ("more than 300" beside 370), not to one a hundred times smaller.
+-- ("more than 300" beside 370), not to one a hundred times smaller; an upper bound likewise as
+-- at least its value over 1.5 ("as many as 64 people" is not 4 deaths).
 consensus as (
     select
         measure_id,
         kind,
         year_known,
-        lo,
+        case
+            when kind <> 'date' and qualifier = 'up_to' and hi > 0
+                then hi / {{ var('open_bound_factor') }}
+            else lo
+        end as lo,
         case
             when kind = 'date' or hi < double('Infinity') then hi
             else greatest(lo, 0d) * {{ var('open_bound_factor') }}
