@@ -230,7 +230,11 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
             continue
         if consensus["kind"] != "date" and consensus["hi"] == _INF:
             consensus = {**consensus, "hi": max(consensus["lo"], 0.0) * OPEN_BOUND_FACTOR}
-        elif consensus["qualifier"] == "up_to" and consensus["hi"] > 0:
+        elif (
+            consensus["kind"] != "date"
+            and consensus["qualifier"] == "up_to"
+            and consensus["hi"] > 0
+        ):
             consensus = {**consensus, "lo": consensus["hi"] / OPEN_BOUND_FACTOR}
         closed[key] = consensus
         story_id, kind, measure_key, per, _ = key
