@@ -271,6 +271,26 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
                 for c in keys
             ):
                 merged[a] = root
+    # A vague measure ("thousands of people", "early March") joins the one fact of its
+    # partition whose consensus it fits, when exactly one does.
+    roots = defaultdict(list)
+    for key, consensus in closed.items():
+        if merged[key] == key:
+            story_id, kind, measure_key, per, _ = key
+            roots[(story_id, kind, per, "/subset" in measure_key)].append(key)
+    for key, m in measures.items():
+        consensus = m["consensus"]
+        if consensus is None or consensus["qualifier"] != "vague":
+            continue
+        story_id, kind, measure_key, per, _ = key
+        fits = [
+            r
+            for r in roots.get((story_id, kind, per, "/subset" in measure_key), [])
+            if _overlap(consensus, closed[r])
+            and not _told_apart(m["group"], measures[r]["group"])
+        ]
+        if len(fits) == 1:
+            merged[key] = fits[0]
     return merged
 
 

@@ -6,13 +6,17 @@ Two articles are linked when
     (capitalized inside a sentence and never written in lower case in the corpus) weigh
     PROPER_NAME_WEIGHT times a common word, and words in more than MAX_DF_SHARE of the articles
     are left out;
-  - they name the same rare things: the shared proper names' evidence, sum(ln((N + N0) / df)),
+  - they name the same rare things: the shared proper names' (and specific figures', below)
+    evidence, sum(ln((N + N0) / df)),
     is >= MIN_NAME_EVIDENCE, where N and df count the articles of the pair's date window (its
     WINDOW_DAYS bucket and the two beside it; the whole corpus for undated articles): a town
     named in hundreds of articles over the years still singles out this week's story about
     it. N0 pseudo-articles that name none of them keep the weight meaningful on a handful of
     articles; template words shared by every story about a flood do not link two floods;
   - they were published within WINDOW_DAYS of each other (when both carry a date).
+A specific figure ("32,824", "1,190,000": three or more digits, not a round number such as
+5,000, not a year) counts as a proper name: articles about one event repeat its figures, and
+an article that names nobody is still tied to its event by them.
 Stories are then formed by average linkage over those links: two groups merge while the mean
 similarity over all their pairs of articles (missing links count 0) is >= LINK_THRESHOLD, so
 one stray link does not chain two stories together.
@@ -37,7 +41,7 @@ from pyspark.sql.types import BooleanType, StringType, StructField, StructType
 from lake.schemas import BRONZE_ARTICLES, SILVER_ARTICLE_STORIES
 from lake.storage import Lake
 
-STORY_METHOD = "stories-2"  # 2: name evidence counted per date window
+STORY_METHOD = "stories-3"  # 2: name evidence counted per date window; 3: figures as names
 LINK_THRESHOLD = 0.1
 PROPER_NAME_WEIGHT = 2.0
 MAX_DF_SHARE = 0.05  # words in more than 5% of articles (at least 50) carry no story signal
@@ -49,6 +53,8 @@ WINDOW_DAYS = 14
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]{2,}")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?”\"])\s+|\n+")
 _OPENERS = " “\"‘'(—–-"
+# Digits with optional thousands separators, not part of a longer number or a decimal.
+_FIGURE = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+|\d{3,})(?![\d,]|\.\d)")
 # Function words: frequent everywhere, so IDF would weigh them little anyway; dropping them
 # keeps the term table small.
 _STOPWORDS = """the and for that with from this have has had was were are will would said says
@@ -68,7 +74,7 @@ _TERMS = StructType(
 
 def article_terms(text: str) -> dict[str, tuple[bool, bool]]:
     """Distinct lower-cased words of one article -> (capitalized inside a sentence here,
-    written in lower case here)."""
+    written in lower case here); its specific figures as '#' and their digits -> (True, False)."""
     terms: dict[str, tuple[bool, bool]] = {}
     for sentence in _SENTENCE_BREAK.split(text):
         for match in _WORD.finditer(sentence):
@@ -82,7 +88,19 @@ def article_terms(text: str) -> dict[str, tuple[bool, bool]]:
             else:
                 lower = True
             terms[term] = (proper, lower)
+    for match in _FIGURE.finditer(text):
+        digits = match.group(0).replace(",", "")
+        if _is_specific_figure(digits):
+            terms["#" + digits] = (True, False)
     return terms
+
+
+def _is_specific_figure(digits: str) -> bool:
+    """Three or more digits, at least two of them before the trailing zeros (327, 5,430, but
+    not 300 or 5,000: round figures fit many stories), and not a year (1900-2100)."""
+    if len(digits) == 4 and 1900 <= int(digits) <= 2100:
+        return False
+    return len(digits) >= 3 and len(digits.rstrip("0")) >= 2
 
 
 def _terms_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:

@@ -40,3 +40,13 @@ def test_average_linkage_does_not_chain_through_one_stray_link():
     # Single linkage at the same threshold would have made one group of five:
     # the mean over the 3 x 2 pairs is 0.3 / 6 = 0.05 < 0.1.
     assert set(average_linkage(["a3", "b1"], [("a3", "b1", 0.3)], 0.1).values()) == {"a3"}
+
+
+def test_specific_figures_count_as_names_round_ones_and_years_do_not():
+    terms = article_terms(
+        "Clinics gave 32,824 doses in 2024, up from 300 in May; officials expect 5,000 more. "
+        "About 1,190,000 people live there, 4.8 million in the region; 12 ships and 120 planes."
+    )
+    figures = {t: v for t, v in terms.items() if t.startswith("#")}
+    # Digits (separators dropped) weigh as proper names: never written in lower case.
+    assert figures == {"#32824": (True, False), "#1190000": (True, False), "#120": (True, False)}

@@ -6,8 +6,10 @@
 -- states disagreeing values under both (an article that gives 540 teachers and 4 schools is
 -- telling two quantities apart). A joins nothing itself (no chains: 1,090 fits "about 1,000",
 -- which fits 1,000, but 1,090 does not), and B does not join beside a better-ranked member that
--- an article tells apart from B. A fact keeps the id and measure_key of the measure it is merged
--- into.
+-- an article tells apart from B. A vague measure ("thousands of people", "early March") then joins
+-- the one fact of its story, kind, per and flag whose consensus it fits, when exactly one does
+-- and no article tells them apart. A fact keeps the id and measure_key of the measure it is
+-- merged into.
 with claims as (
     select * from {{ ref('int_measures_reconciled') }}
 ),
@@ -28,11 +30,12 @@ measures as (
 -- An open bound compares as at most 1.5 times its value: writers round down to a nearby figure
 -- ("more than 300" beside 370), not to one a hundred times smaller; an upper bound likewise as
 -- at least its value over 1.5 ("as many as 64 people" is not 4 deaths).
-consensus as (
+consensus_any as (
     select
         measure_id,
         kind,
         year_known,
+        qualifier = 'vague' as is_vague,
         case
             when kind <> 'date' and qualifier = 'up_to' and hi > 0
                 then hi / {{ var('open_bound_factor') }}
@@ -45,7 +48,11 @@ consensus as (
         md_lo,
         md_hi
     from claims
-    where group_rank = 1 and qualifier <> 'vague'
+    where group_rank = 1
+),
+
+consensus as (
+    select * from consensus_any where not is_vague
 ),
 
 ranked as (
@@ -118,7 +125,7 @@ beside_a_rival as (
         on told_apart.measure_a = a.measure_id and told_apart.measure_b = c.measure_id
 ),
 
-merged as (
+precise_merged as (
     select
         measures.measure_id,
         coalesce(kept.into_id, measures.measure_id) as fact_id
@@ -128,6 +135,51 @@ merged as (
         from members
         left anti join beside_a_rival on members.measure_id = beside_a_rival.measure_id
     ) as kept on measures.measure_id = kept.measure_id
+),
+
+-- Facts of precise measures: measures nothing else absorbed them into.
+roots as (
+    select ranked.*
+    from ranked
+    inner join precise_merged
+        on ranked.measure_id = precise_merged.measure_id
+        and precise_merged.fact_id = precise_merged.measure_id
+),
+
+vague as (
+    select
+        measures.*,
+        consensus_any.year_known,
+        consensus_any.lo,
+        consensus_any.hi,
+        consensus_any.md_lo,
+        consensus_any.md_hi
+    from measures
+    inner join consensus_any
+        on measures.measure_id = consensus_any.measure_id and consensus_any.is_vague
+),
+
+vague_into as (
+    select a.measure_id, min(b.measure_id) as into_id
+    from vague as a
+    inner join roots as b
+        on a.story_id = b.story_id
+        and a.kind = b.kind
+        and a.per_key = b.per_key
+        and a.is_subset = b.is_subset
+        and {{ intervals_overlap('a', 'b') }}
+    left anti join told_apart
+        on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
+    group by a.measure_id
+    having count(*) = 1
+),
+
+merged as (
+    select
+        precise_merged.measure_id,
+        coalesce(vague_into.into_id, precise_merged.fact_id) as fact_id
+    from precise_merged
+    left join vague_into on precise_merged.measure_id = vague_into.measure_id
 )
 
 select
