@@ -274,7 +274,7 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
     # A vague measure ("thousands of people", "early March") joins the one fact of its
     # partition whose consensus it fits, when exactly one does.
     roots = defaultdict(list)
-    for key, consensus in closed.items():
+    for key in closed:
         if merged[key] == key:
             story_id, kind, measure_key, per, _ = key
             roots[(story_id, kind, per, "/subset" in measure_key)].append(key)
@@ -286,8 +286,7 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
         fits = [
             r
             for r in roots.get((story_id, kind, per, "/subset" in measure_key), [])
-            if _overlap(consensus, closed[r])
-            and not _told_apart(m["group"], measures[r]["group"])
+            if _overlap(consensus, closed[r]) and not _told_apart(m["group"], measures[r]["group"])
         ]
         if len(fits) == 1:
             merged[key] = fits[0]
