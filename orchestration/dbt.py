@@ -20,6 +20,7 @@ from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtP
 
 from lake.gold.build import (
     DBT_PROJECT_DIR,
+    INTERNAL,
     GoldBuildError,
     build_gold,
     dbt_args,
@@ -129,6 +130,7 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
         project=project,
         dagster_dbt_translator=TRANSLATOR,
         name="gold_dbt_build",
+        exclude=INTERNAL,  # not run by build_gold, so not checks here either
     )
     def gold_dbt_build(context: dg.AssetExecutionContext, lake: LakeResource):
         """`dbt build` of dbt_project/ in this run's SparkSession (lake.gold.build.build_gold)."""

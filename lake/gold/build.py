@@ -25,6 +25,8 @@ DBT_PROJECT_DIR = Path(os.environ.get("CLAIMHOUSE_DBT_PROJECT", REPO_ROOT / "dbt
 GOLD_TABLES = ("gold.facts", "gold.fact_evidence", "gold.fact_conflicts")
 # The tables dbt_project/ reads (its sources); gold is a function of these and the project.
 DBT_SOURCES = ("bronze.articles", "silver.claims", "silver.article_stories")
+# dbt tests the pipeline leaves out: the intermediate models' invariants (dbt_project.yml).
+INTERNAL = "tag:internal"
 _NOT_PROJECT_FILES = {"target", "logs", "dbt_packages"}
 
 # Session settings dbt-spark changes on the shared session (it forces ANSI off, and applies the
@@ -91,15 +93,18 @@ def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list
 
 
 def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSummary:
-    """`dbt build` against the current silver tables: the models and their data tests. dbt's unit
-    tests check the SQL on fixed inputs, not the data, so (as dbt advises for production runs)
-    they are left to development and CI: `dbt build` in dbt_project/, or run_unit_tests."""
+    """`dbt build` against the current silver tables: the models and the data tests on sources
+    and marts. dbt's unit tests check the SQL on fixed inputs, not the data, so (as dbt advises
+    for production runs) they are left to development and CI (`dbt build` in dbt_project/, or
+    run_unit_tests), as are the intermediate models' invariant tests (tag `internal`)."""
     lake = Lake(spark, settings.warehouse)
     lake.forget_other_warehouses()
     # A dbt source must exist: before any grouping, every article is a story of its own.
     lake.ensure(SILVER_ARTICLE_STORIES)
     _stamp_path(lake).unlink(missing_ok=True)
-    args = dbt_args("build", settings, run_id, "--exclude-resource-type", "unit_test")
+    args = dbt_args(
+        "build", settings, run_id, "--exclude-resource-type", "unit_test", "--exclude", INTERNAL
+    )
     summary = _invoke(spark, settings, args, "build")
     _stamp_path(lake).write_text(json.dumps(_inputs_stamp(lake), indent=1))
     return summary
