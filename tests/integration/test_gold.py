@@ -163,7 +163,7 @@ def test_dbt_build_and_docs_from_a_shell(gold, tmp_path):
     assert "lake tables registered" in built.stdout
     assert "PASS int_claims_reconciled::reconcile_agreement_disjoint_vague" in built.stdout
     # The intermediate models' invariants (tag internal), which the pipeline leaves out.
-    assert "PASS unique_int_claims_facts_claim_id" in built.stdout
+    assert "PASS unique_int_claims_reconciled_claim_id" in built.stdout
     docs = run("docs", "generate")
     assert docs.returncode == 0, docs.stdout[-3000:]
     catalog = (tmp_path / "target" / "catalog.json").read_text()

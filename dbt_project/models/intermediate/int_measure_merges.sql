@@ -10,6 +10,12 @@
 -- the one fact of its story, kind, per and flag whose consensus it fits, when exactly one does
 -- and no article tells them apart. A fact keeps the id and measure_key of the measure it is
 -- merged into.
+{#- Measures a and b may merge only within one story, kind, per and part-of-a-whole flag. -#}
+{% set same_partition -%}
+    a.story_id = b.story_id and a.kind = b.kind and a.per_key = b.per_key
+        and a.is_subset = b.is_subset
+{%- endset %}
+
 with claims as (
     select * from {{ ref('int_measures_reconciled') }}
 ),
@@ -86,10 +92,7 @@ candidates as (
     select a.measure_id, b.measure_id as into_id, b.measure_rank as into_rank
     from ranked as a
     inner join ranked as b
-        on a.story_id = b.story_id
-        and a.kind = b.kind
-        and a.per_key = b.per_key
-        and a.is_subset = b.is_subset
+        on {{ same_partition }}
         and b.measure_rank < a.measure_rank
         and {{ intervals_overlap('a', 'b') }}
     left anti join told_apart
@@ -163,10 +166,7 @@ vague_into as (
     select a.measure_id, min(b.measure_id) as into_id
     from vague as a
     inner join roots as b
-        on a.story_id = b.story_id
-        and a.kind = b.kind
-        and a.per_key = b.per_key
-        and a.is_subset = b.is_subset
+        on {{ same_partition }}
         and {{ intervals_overlap('a', 'b') }}
     left anti join told_apart
         on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
