@@ -554,7 +554,6 @@ ACTION_VERBS = {
     "displac": "displaced people",
     "hire": "hires",
     "hiring": "hires",
-    "fire": "dismissals",
     "lay off": "layoffs",
     "laid off": "layoffs",
     "deploy": "deployments",
@@ -562,6 +561,12 @@ ACTION_VERBS = {
     "sent": "deployments",
     "rescu": "rescues",
     "vaccinat": "vaccinations",
+}
+# Verb forms of stems that are also common nouns ("the fire", "fire crews"), and irregular forms.
+ACTION_VERB_FORMS = {
+    "fired": "dismissals",
+    "firing": "dismissals",
+    "dying": "deaths",
 }
 # Nouns that are themselves the action counted: -> measure concept.
 ACTION_NOUNS = {

@@ -27,18 +27,38 @@ import re
 from collections import Counter
 
 from lake.silver import lexicon as lx
+from lake.silver.quantities import is_name_word
 
 _VERB_WINDOW = re.compile(r"([\w’'-]+)")
+# Inflections an action verb's stem takes ("arrest" -> arrested, arresting, arrests, arrest;
+# "evacuat" -> evacuated, evacuation): "sentinel" and "sentenced" do not start the verb "sent".
+_INFLECTION = re.compile(
+    r"(?:e|es|s|ed|d|led|ing|ling|ion|ions|ation|ations|al|als|ies|y|e?ments?|ees?)?"
+)
+
+
+def action_of(word: str) -> str | None:
+    """The action a verb form names ("detained" -> arrests), or None. Stems that are also
+    common nouns ("fire": the fire, fire crews) count only in their verb forms."""
+    word = word.lower()
+    if word in lx.ACTION_VERB_FORMS:
+        return lx.ACTION_VERB_FORMS[word]
+    for stem, concept in lx.ACTION_VERBS.items():
+        if " " not in stem and word.startswith(stem) and _INFLECTION.fullmatch(word[len(stem) :]):
+            return concept
+    return None
 
 
 def _governing_action(before: str) -> str | None:
-    """The action verb within the last few words before a number, if any."""
-    words = _VERB_WINDOW.findall(before.lower())[-7:]
-    for word in reversed(words):
-        for stem, concept in lx.ACTION_VERBS.items():
-            if " " not in stem and word.startswith(stem):
-                return concept
-    text = " ".join(words)
+    """The action verb within the last few words before a number, if any. A capitalised word
+    inside the sentence is a name ("the Daily Sentinel", "Fire Chief"), not a verb."""
+    found = list(_VERB_WINDOW.finditer(before))[-7:]
+    for m in reversed(found):
+        if is_name_word(before, m.start()):
+            continue
+        if concept := action_of(m.group(0)):
+            return concept
+    text = " ".join(m.group(0).lower() for m in found)
     for stem, concept in lx.ACTION_VERBS.items():
         if " " in stem and stem in text:
             return concept
@@ -57,11 +77,8 @@ def _following_action(after: str) -> str | None:
     m = _AFTER_VERB.match(after)
     if not m:
         return None
-    word = m.group("verb").lower()
-    for stem, concept in lx.ACTION_VERBS.items():
-        if " " not in stem and word.startswith(stem) and stem not in ("send", "sent", "fire"):
-            return concept
-    return None
+    concept = action_of(m.group("verb"))
+    return None if concept in ("deployments", "dismissals") else concept
 
 
 def _modifier(head_tokens: list[str]) -> str | None:

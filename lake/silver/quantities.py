@@ -434,13 +434,20 @@ def _next_word(sentence: str, end: int) -> str | None:
     return m.group(1) if m else None
 
 
+def is_name_word(sentence: str, start: int) -> bool:
+    """A capitalised word inside the sentence is part of a name ("the Daily Sentinel"); one
+    opening the sentence, a quote, a parenthesis or the text after a dateline's dash is not."""
+    return sentence[start].isupper() and not re.search(r"(?:^|[“\"‘'(—–:])\s*$", sentence[:start])
+
+
 def _rate(sentence: str, q: Quantity) -> str | None:
     after = _RATE_AFTER.match(sentence[q.end :])
-    if after:
+    if after and not (after.group("adv") and is_name_word(sentence, q.end + after.start("adv"))):
         return lx.RATE_PERIODS.get((after.group("p") or "").lower()) or lx.RATE_ADVERBS.get(
             (after.group("adv") or "").lower()
         )
-    if q.kind in ("count",) and (before := _RATE_BEFORE.search(sentence[: q.start])):
+    before = _RATE_BEFORE.search(sentence[: q.start])
+    if q.kind in ("count",) and before and not is_name_word(sentence, before.start("adv")):
         adv = before.group("adv").lower()
         return {"annual": "year"}.get(adv) or lx.RATE_ADVERBS.get(adv)
     return None

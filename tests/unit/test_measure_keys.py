@@ -1,0 +1,52 @@
+"""What a claim measures (measure_key): rules checked on sentences written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from lake.silver.extract import extract_claims
+
+
+def claim(sentence: str, text: str):
+    hits = [c for c in extract_claims("a1", sentence) if c.claim_text == text]
+    assert len(hits) == 1, [c.claim_text for c in extract_claims("a1", sentence)]
+    return hits[0]
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # a name is not an adverb or a verb: "Daily" in an outlet's name sets no rate, and
+        # "Sentinel" does not start the verb "sent"
+        (
+            "Editors at the Daily Ledger said 40 volunteers cleared the debris.",
+            "40 volunteers",
+            "volunteers",
+        ),
+        (
+            "The Evening Sentinel reported that 85 residents have died since the spill.",
+            "85 residents",
+            "deaths",
+        ),
+        # a noun that shares a verb's stem is not the verb: the fire marshal fired nobody
+        ("The county fire marshal said 9 people have died.", "9 people", "deaths"),
+        ("The court sentenced 14 people after the riot.", "14 people", "people"),
+        # while the verb forms still name the action
+        ("The chain fired 120 people last spring.", "120 people", "dismissals"),
+        ("The state sent 300 people to the border.", "300 people", "deployments"),
+        # a capitalised word after a dateline's dash opens the sentence
+        (
+            "BAYPORT, Maine — Rescue teams reached 75 people stranded on rooftops.",
+            "75 people",
+            "rescues",
+        ),
+    ],
+)
+def test_names_are_not_verbs_or_rates(sentence, text, measure_key):
+    c = claim(sentence, text)
+    assert (c.measure_key, c.per) == (measure_key, None)
+
+
+def test_a_lowercase_rate_adverb_still_makes_a_rate():
+    c = claim("Crews cleared about 300 tons of debris daily.", "about 300 tons")
+    assert (c.kind, c.per) == ("rate", "day")
