@@ -1,10 +1,12 @@
 """measure_key: a normalized name for WHAT a claim measures, so gold can group claims.
 
 Rules, in order (the terms used are stored with the claim as measure_terms):
-1. dates: "date:" + the event they date: the nearest event noun in the sentence ("meeting"),
-   else "data" for a data source's date ("data from early May"), else the action of the verb
-   that governs the date ("detained ... on May 28" -> arrests), else the article's most
-   mentioned event noun, else "event".
+1. dates: "date:" + the event they date: the nearest event noun in the sentence ("meeting")
+   that is not part of a source ("a person briefed on the talks", "in an interview with",
+   an outlet's name), else "data" for a data source's date ("data from early May"), else the
+   action of the verb that governs the date ("detained ... on May 28" -> arrests), else
+   "event": one key for every article's dates that name nothing, so the articles of a story
+   agree (the article's most mentioned event noun, used before, differed between articles).
 2. percents: "percent:" + the head noun of what follows "of/for" ("10% of arrest numbers" ->
    arrests), placeholder heads (numbers, figures) replaced by the noun before them.
 3. money: what the amount is for: the noun after "in/for/on" ("$25 million in refunds",
@@ -24,7 +26,6 @@ Then "/per_<period>" for rates.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from lake.silver import lexicon as lx
 from lake.silver.quantities import is_name_word
@@ -239,16 +240,6 @@ def quantity_key(
     return key, terms
 
 
-def article_event(sentences: list[str]) -> str | None:
-    """The event noun an article mentions most: the default for dates with no event nearby."""
-    counts = Counter()
-    for sentence in sentences:
-        for word in re.findall(r"[a-z]+", sentence.lower()):
-            if word in lx.EVENT_NOUNS:
-                counts[lx.EVENT_SYNONYMS.get(word, word)] += 1
-    return counts.most_common(1)[0][0] if counts else None
-
-
 _SUBSET_BEFORE = re.compile(
     r"[,;(—–]\s*(?:including|among them|among whom|of whom|of which|of them|of those)"
     r"(?:\s+(?:some|about|around|nearly|almost|roughly|at least|more than|up to))?\s*$",
@@ -263,14 +254,38 @@ _DATA_SOURCE_BEFORE = re.compile(
 )
 
 
-def date_key(sentence: str, start: int, end: int, default_event: str | None) -> tuple[str, list]:
+# Where a source spoke, not what happened: "in an interview with the Post", "at a news
+# conference". A date right after the frame ("in an interview on Tuesday") dates the statement.
+_SOURCING_FRAME = re.compile(
+    r"\b(?:in|during|at)\s+(?:a|an|the|his|her|their|its)\s+(?:[a-z-]+\s+)?"
+    r"(?P<noun>interview|briefing|speech|statement|news conference|press conference)\b"
+    r"(?P<date_gap>\s+(?:on|last|this|earlier)\b)?",
+    re.IGNORECASE,
+)
+
+
+def date_key(
+    sentence: str,
+    start: int,
+    end: int,
+    sources: list[tuple[int, int]] = (),
+) -> tuple[str, list]:
+    """sources: spans of the sentence that name a claim's source ("a person briefed on the
+    talks", "A briefing document", "Summit News Network"); an event noun there is not what
+    the date dates."""
+    skip = list(sources)
+    for m in _SOURCING_FRAME.finditer(sentence):
+        if m.group("date_gap") and m.end() <= start <= m.end() + 2:
+            return "date:statement", ["sourcing-frame"]
+        skip.append((m.start(), m.end()))
     best, best_distance = None, None
     for m in re.finditer(r"[A-Za-z]+", sentence):
         word = m.group(0).lower()
-        if word in lx.EVENT_NOUNS:
-            distance = start - m.end() if m.end() <= start else m.start() - end
-            if best_distance is None or abs(distance) < best_distance:
-                best, best_distance = lx.EVENT_SYNONYMS.get(word, word), abs(distance)
+        if word not in lx.EVENT_NOUNS or any(b <= m.start() < e for b, e in skip):
+            continue
+        distance = start - m.end() if m.end() <= start else m.start() - end
+        if best_distance is None or abs(distance) < best_distance:
+            best, best_distance = lx.EVENT_SYNONYMS.get(word, word), abs(distance)
     if best:
         return f"date:{best}", [f"event-noun:{best}"]
     before = sentence[:start]
@@ -279,6 +294,4 @@ def date_key(sentence: str, start: int, end: int, default_event: str | None) -> 
     if action := _governing_action(before):
         # "ICE detained 1,600 immigrants on May 28" dates the detentions, not the article's event.
         return f"date:{action}", [f"verb:{action}"]
-    if default_event:
-        return f"date:{default_event}", [f"article-event:{default_event}"]
     return "date:event", ["no-event"]

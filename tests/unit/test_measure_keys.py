@@ -50,3 +50,34 @@ def test_names_are_not_verbs_or_rates(sentence, text, measure_key):
 def test_a_lowercase_rate_adverb_still_makes_a_rate():
     c = claim("Crews cleared about 300 tons of debris daily.", "about 300 tons")
     assert (c.kind, c.per) == ("rate", "day")
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # where the source spoke is not what the date dates
+        (
+            "In an interview with the Harbor Gazette, the mayor said the span reopened on June 3.",
+            "June 3",
+            "date:event",
+        ),
+        (
+            "According to a person briefed on the talks, the plant closes on May 9.",
+            "May 9",
+            "date:event",
+        ),
+        ("The Summit Daily reported that the plant closed on May 9.", "May 9", "date:event"),
+        # unless the date is the interview's own
+        ("In an interview on Tuesday, the mayor praised the crews.", "Tuesday", "date:statement"),
+        # an event noun of the sentence's own still names the date
+        ("The hearing on June 3 ran past midnight.", "June 3", "date:hearing"),
+    ],
+)
+def test_an_event_noun_inside_a_source_does_not_name_the_date(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
+
+
+def test_a_date_naming_no_event_has_one_key_whatever_else_the_article_mentions():
+    body = "The hearing drew crowds. The hearing ran long. The plant closes on May 9."
+    (c,) = [c for c in extract_claims("a1", body) if c.kind == "date"]
+    assert c.measure_key == "date:event"
