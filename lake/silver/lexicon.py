@@ -568,6 +568,43 @@ ACTION_VERB_FORMS = {
     "firing": "dismissals",
     "dying": "deaths",
 }
+# A figure on the table in a negotiation is what one side asks for or what the other offers:
+# "the union is seeking a 9% raise", "the company offered 4%" are two quantities, not a
+# conflict. Verb forms (and phrases) -> the side. Not "demand(s)", a noun as often ("demand
+# peaked"), nor "calls for", which plans do ("the plan calls for $5 billion").
+STANCE_VERBS = {
+    "demanded": "demanded",
+    "demanding": "demanded",
+    "want": "demanded",
+    "wants": "demanded",
+    "wanted": "demanded",
+    "seek": "demanded",
+    "seeks": "demanded",
+    "seeking": "demanded",
+    "sought": "demanded",
+    "ask for": "demanded",
+    "asks for": "demanded",
+    "asked for": "demanded",
+    "asking for": "demanded",
+    "push for": "demanded",
+    "pushing for": "demanded",
+    "pushed for": "demanded",
+    "press for": "demanded",
+    "pressing for": "demanded",
+    "hold out for": "demanded",
+    "holding out for": "demanded",
+    "insist on": "demanded",
+    "insisting on": "demanded",
+    "offer": "offered",
+    "offers": "offered",
+    "offered": "offered",
+    "offering": "offered",
+    "put forward": "offered",
+    "puts forward": "offered",
+    "putting forward": "offered",
+    "countered with": "offered",
+    "tabled": "offered",
+}
 # Nouns that are themselves the action counted: -> measure concept.
 ACTION_NOUNS = {
     "arrests": "arrests",

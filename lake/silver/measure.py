@@ -173,6 +173,32 @@ def share_subject(kind: str, text_before: str) -> tuple[str, str] | None:
     return None
 
 
+_STANCE = re.compile(
+    r"\b(?:"
+    + "|".join(sorted((re.escape(v) for v in lx.STANCE_VERBS), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def stance(text_before: str) -> str | None:
+    """Which side of a negotiation a figure is: "demanded" when its clause asks for it ("the
+    union is demanding raises of 12%", "workers want a 9% raise"), "offered" when it offers
+    it ("management put forward 4%"). The nearest such verb must govern the figure: at most
+    six words between them, no punctuation and no "that"; "seek to" / "want to" aim at an
+    action, they ask nothing of the other side."""
+    verbs = list(_STANCE.finditer(text_before))
+    if not verbs:
+        return None
+    gap = text_before[verbs[-1].end() :]
+    if len(gap.split()) > 6 or re.search(r"[,;:.!?“”\"]|\bthat\b", gap):
+        return None
+    side = lx.STANCE_VERBS[verbs[-1].group(0).lower()]
+    if side == "demanded" and re.match(r"\s+to\b", gap):
+        return None  # "seek to arrest 3,000 people", "want to hire 40": an aim, not a demand
+    return side
+
+
 def quantity_key(
     kind: str,
     unit: str | None,
@@ -230,6 +256,9 @@ def quantity_key(
             if modifier:
                 terms.append(f"modifier:{modifier}")
             key = f"{modifier} {head}" if modifier else head
+    if side := stance(text_before if span_before is None else span_before):
+        terms.append(f"stance:{side}")
+        key += f"/{side}"
     if kind not in ("percent", "ratio") and _SUBSET_BEFORE.search(text_before):
         # "3,000 agents, including 1,800 from HSI": a part of another count, not a rival.
         terms.append("subset")

@@ -81,3 +81,46 @@ def test_a_date_naming_no_event_has_one_key_whatever_else_the_article_mentions()
     body = "The hearing drew crowds. The hearing ran long. The plant closes on May 9."
     (c,) = [c for c in extract_claims("a1", body) if c.kind == "date"]
     assert c.measure_key == "date:event"
+
+
+@pytest.mark.parametrize(
+    "sentence, text, side",
+    [
+        # in a negotiation, what one side asks for and what the other offers are two figures
+        ("The pilots' union wants a raise of 15%.", "15%", "demanded"),
+        ("Nurses are holding out for a raise of 9 percent.", "9 percent", "demanded"),
+        (
+            "The hospital has offered a raise of 4 percent, a spokesman said.",
+            "4 percent",
+            "offered",
+        ),
+        ("Management tabled a pay increase of 3%.", "3%", "offered"),
+        (
+            "The city is seeking $40 million in damages from the contractor.",
+            "$40 million",
+            "demanded",
+        ),
+        # "demand" the noun, a plan that "calls for", a verb in another clause: no side
+        ("Electricity demand peaked at 9,100 megawatts.", "9,100 megawatts", None),
+        ("The plan calls for $2 billion in new spending.", "$2 billion", None),
+        ("Workers want a deal, and the company said revenue rose 8 percent.", "8 percent", None),
+    ],
+)
+def test_a_figure_demanded_or_offered_says_which_side(sentence, text, side):
+    c = claim(sentence, text)
+    assert (
+        c.measure_key.endswith(f"/{side}")
+        if side
+        else not c.measure_key.endswith(("/demanded", "/offered"))
+    )
+    assert (f"stance:{side}" in c.measure_terms) == (side is not None)
+
+
+def test_the_nearest_negotiating_verb_decides():
+    c = claim("Workers want more than management offered 4% in May.", "4%")
+    assert c.measure_key.endswith("/offered")
+
+
+def test_seeking_to_act_is_an_aim_not_a_demand():
+    c = claim("The agency will seek to hire 400 inspectors this year.", "400 inspectors")
+    assert c.measure_key == "inspectors"
