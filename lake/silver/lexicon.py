@@ -448,6 +448,17 @@ SOFT_MODIFIERS = {
     "nationwide",
     "local",
 }
+# Modifiers of people hired for a while or in someone's place: "replacement workers" hired
+# during a strike, "temporary staff", "substitute teachers" are not the regular ones.
+TEMPORARY_MODIFIERS = {
+    "temporary",
+    "temp",
+    "replacement",
+    "substitute",
+    "stand-in",
+    "fill-in",
+    "contingent",
+}
 # Heads that stand for the noun before them: "arrest numbers" -> arrests.
 PLACEHOLDER_HEADS = {
     "numbers",

@@ -83,10 +83,13 @@ def _following_action(after: str) -> str | None:
 
 
 def _modifier(head_tokens: list[str]) -> str | None:
-    """The proper-noun words before the head: 'ICE agents' -> 'ice'."""
+    """The proper-noun words before the head: 'ICE agents' -> 'ice'; and "temporary" for
+    people hired for a while or in someone's place ("replacement workers", "temp staff"),
+    who are not the permanent ones counted beside them."""
     words = [t for t in head_tokens[:-1] if not t.startswith("(")]
     proper = [w for w in words if w[:1].isupper() and w.lower() not in lx.SOFT_MODIFIERS]
-    return " ".join(proper).lower() or None
+    temporary = any(w.lower() in lx.TEMPORARY_MODIFIERS for w in words)
+    return " ".join((["temporary"] if temporary else []) + proper).lower() or None
 
 
 _WORD = r"[a-z][a-z'’-]*"

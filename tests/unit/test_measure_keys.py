@@ -124,3 +124,29 @@ def test_the_nearest_negotiating_verb_decides():
 def test_seeking_to_act_is_an_aim_not_a_demand():
     c = claim("The agency will seek to hire 400 inspectors this year.", "400 inspectors")
     assert c.measure_key == "inspectors"
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # people hired for a while or in someone's place are not the regular ones
+        (
+            "The mill brought in 250 replacement workers.",
+            "250 replacement workers",
+            "temporary workers",
+        ),
+        (
+            "The district called in 40 substitute teachers.",
+            "40 substitute teachers",
+            "temporary teachers",
+        ),
+        (
+            "Stores will add 9,000 temporary workers for the holidays.",
+            "9,000 temporary workers",
+            "temporary workers",
+        ),
+        ("About 1,200 workers walked out on Monday.", "About 1,200 workers", "workers"),
+    ],
+)
+def test_temporary_or_replacement_people_are_their_own_count(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
