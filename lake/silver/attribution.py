@@ -52,6 +52,10 @@ _CUT_WORDS = re.compile(
 _PASSIVE_BEFORE = re.compile(
     r"\b(?:been|be|being|was|were|is|are)\s+(?:(?:\w+ly|first|also|not)\s+)?$", re.IGNORECASE
 )
+_NUMBER_BEFORE = re.compile(
+    r"(?:\d|\b(?:" + "|".join([*lx.UNITS, *lx.TENS, *lx.SCALES, "dozen"]) + r"))\s+$",
+    re.IGNORECASE,
+)
 _PRONOUNS = {"he", "she", "they", "it", "we", "i", "you"}
 _OBJECT_OUTLET = re.compile(
     r"^\s*(?:to|on|with)?\s*(?:the\s+)?(?P<name>[A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*){0,3})"
@@ -242,6 +246,8 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         before = sentence[: m.start()]
         if _PASSIVE_BEFORE.search(before):
             continue  # "four residents have been confirmed dead": reported, not reporting
+        if _NUMBER_BEFORE.search(before):
+            continue  # "110 confirmed cases", "two reported deaths": an adjective of the count
         cut = max(before.rfind(c) for c in ',;:“”"()—‘')
         segment_start = cut + 1
         for w in _CUT_WORDS.finditer(before):

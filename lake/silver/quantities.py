@@ -150,7 +150,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     for m in _WORD_NUMBER.finditer(sentence):
         if m.start() > 0 and sentence[m.start() - 1] in "-–":
             continue  # "7-Eleven"
-        if m.group(0)[0].isupper() and sentence[: m.start()].strip(' "“‘(') != "":
+        if is_name_word(sentence, m.start()):
             continue  # a capitalised number word mid-sentence is a name
         if m.group(0).lower() == "one":
             continue  # "one of them", "one official": a pronoun far more often than a count
@@ -209,7 +209,7 @@ _STREET = re.compile(
     r"\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.|"
     r"Lane|Ln\.|Drive|Dr\.|Way|Place|Court|Parkway|Pike|Square)(?!\w)"
 )
-_NAME_BEFORE = re.compile(r"(?<=[^.!?“\"]\s)(?P<word>[A-Z][A-Za-z]*)\s$")
+_NAME_BEFORE = re.compile(r"(?<=[^.!?“\"—–:(]\s)(?P<word>[A-Z][A-Za-z]*)\s$")
 _AGE_BEFORE = re.compile(r"[A-Z][\w'’.-]+,\s$")
 
 
@@ -231,6 +231,7 @@ def _is_identifier(sentence: str, q: Quantity) -> bool:
         name
         and name.group("word").lower() not in lx.MONTHS
         and name.group("word").lower() not in lx.WEEKDAYS
+        and name.group("word").lower() not in lx.QUALIFIERS  # "— Approximately 680 evacuees"
     )
 
 
