@@ -246,6 +246,10 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         before = sentence[: m.start()]
         if _PASSIVE_BEFORE.search(before):
             continue  # "four residents have been confirmed dead": reported, not reporting
+        if m.group("verb").startswith("show") and re.match(
+            r"\s+up\b(?!\s+to\b)", sentence[m.end() :]
+        ):
+            continue  # "200 people showed up": they came, they reported nothing
         if _NUMBER_BEFORE.search(before):
             continue  # "110 confirmed cases", "two reported deaths": an adjective of the count
         cut = max(before.rfind(c) for c in ',;:“”"()—‘')

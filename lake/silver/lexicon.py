@@ -56,12 +56,21 @@ VAGUE_AMOUNTS = {
     "tens of thousands": (20_000, 99_999),
     "hundreds of millions": (200_000_000, 999_999_999),
     "tens of millions": (20_000_000, 99_999_999),
+    "hundreds of billions": (200_000_000_000, 999_999_999_999),
+    "tens of billions": (20_000_000_000, 99_999_999_999),
+    "billions": (2_000_000_000, 999_999_999_999),
     "millions": (2_000_000, 999_999_999),
     "thousands": (2_000, 9_999),
     "hundreds": (200, 999),
     "dozens": (24, 99),
     "scores": (40, 99),
 }
+
+# "several hundred", "a few thousand": a vague count of a scale, written without "of". Bounds
+# are the factors' range times the scale ("several hundred" = 200 to 999).
+VAGUE_FACTORS = {"several": (2, 9), "a few": (2, 5)}
+VAGUE_SCALES = {"dozen": 12, "hundred": 100, "thousand": 1_000, "million": 1_000_000,
+                "billion": 1_000_000_000}  # fmt: skip
 
 MULTIPLIERS = {
     "double": 2.0,

@@ -31,6 +31,14 @@ _VAGUE = re.compile(
     r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
     re.IGNORECASE,
 )
+_VAGUE_SCALED = re.compile(
+    r"\b(?P<phrase>(?P<factor>"
+    + "|".join(lx.VAGUE_FACTORS)
+    + r")\s+(?P<scale>"
+    + "|".join(lx.VAGUE_SCALES)
+    + r"))\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
 _MULTIPLIER = re.compile(
     r"\b(?P<word>double|doubled|tripled?|quadrupled?|twice|half|\w+fold)\b(?=\s+(?:the|as|its|their|"
     r"that|what|from|to|in|since)\b)|\b(?P<verb>doubled|tripled|quadrupled)\b",
@@ -174,6 +182,25 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 "vague",
                 float(low),
                 float(high),
+            )
+        )
+    for m in _VAGUE_SCALED.finditer(sentence):
+        (low, high), scale = (
+            lx.VAGUE_FACTORS[m.group("factor").lower()],
+            lx.VAGUE_SCALES[m.group("scale").lower()],
+        )
+        found.append(
+            Quantity(
+                m.start(),
+                m.end(),
+                m.start(),
+                m.end(),
+                "count",
+                None,
+                m.group("phrase").lower(),
+                "vague",
+                float(low * scale),
+                float((high + 1) * scale - 1),
             )
         )
     for m in _MULTIPLIER.finditer(sentence):

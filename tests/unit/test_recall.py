@@ -37,3 +37,42 @@ def test_a_capitalised_number_word_inside_a_sentence_is_still_a_name():
 
 def test_a_number_after_a_name_inside_a_sentence_is_still_an_identifier():
     assert extract_claims("a1", "Traffic stalled near Exit 14 on the turnpike.") == []
+
+
+@pytest.mark.parametrize(
+    "sentence, text, kind, bounds",
+    [
+        # a vague count of a scale, written without "of"
+        ("Crews cleared several hundred trees.", "several hundred trees", "count", (200, 999)),
+        ("The plant will shed a few thousand jobs.", "a few thousand jobs", "count", (2000, 5999)),
+        ("Several dozen volunteers showed up.", "Several dozen volunteers", "count", (24, 119)),
+        (
+            "The upgrade will cost several million dollars.",
+            "several million dollars",
+            "money",
+            (2e6, 9999999),
+        ),
+        # billions, like millions
+        (
+            "The storm caused billions of dollars in damage.",
+            "billions of dollars",
+            "money",
+            (2e9, 999999999999),
+        ),
+    ],
+)
+def test_vague_amounts(sentence, text, kind, bounds):
+    (c,) = [c for c in extract_claims("a1", sentence) if c.claim_text == text]
+    assert (c.kind, c.qualifier, c.value, (c.lower, c.upper)) == (kind, "vague", None, bounds)
+
+
+def test_several_of_a_count_is_not_a_vague_amount():
+    claims = extract_claims("a1", "Several of the 40 homes burned.")
+    assert [(c.claim_text, c.value) for c in claims] == [("40 homes", 40)]
+
+
+def test_showed_up_is_no_speech_verb_but_shows_up_to_is():
+    (came,) = extract_claims("a1", "About 300 fans showed up at the gate.")
+    assert (came.claim_text, came.attribution) == ("About 300 fans", None)
+    (shown,) = extract_claims("a1", "A county memo shows up to 90 roads were closed.")
+    assert (shown.claim_text, shown.attribution_kind) == ("up to 90 roads", "document")
