@@ -202,6 +202,17 @@ def stance(text_before: str) -> str | None:
     return side
 
 
+# The subject of the clause is a (death) toll: "the toll rose to", "the death toll from the
+# storm has climbed to", "the toll stood at".
+_TOLL = re.compile(
+    r"\b(?:death\s+)?toll\b(?:\s+(?:from|in|of)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+    r"\s+(?:(?:has|had|have)\s+)?(?:now\s+|officially\s+)?"
+    r"(?:rose|risen|climbed|reached|stood|stands|hit|jumped|grew|grown|is|was|increased|"
+    r"surged|passed|topped)\b(?:\s+(?:to|at))?\s*$",
+    re.IGNORECASE,
+)
+
+
 def quantity_key(
     kind: str,
     unit: str | None,
@@ -246,6 +257,12 @@ def quantity_key(
         if action:
             terms.append(f"action-noun:{head}")
             key = action
+        elif (head in lx.GENERIC_PEOPLE or head == "unknown") and _TOLL.search(
+            span_before or text_before
+        ):
+            # "the toll rose to 12 people", "the death toll stood at 40": a toll counts deaths
+            terms += ["toll", f"noun:{head}"]
+            key = "deaths"
         elif head in lx.GENERIC_PEOPLE and (
             verb := _governing_action(text_before) or _following_action(text_after)
         ):

@@ -150,3 +150,19 @@ def test_seeking_to_act_is_an_aim_not_a_demand():
 )
 def test_temporary_or_replacement_people_are_their_own_count(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # a toll counts deaths, whatever noun (if any) the writer put after the number
+        ("The toll rose to 23, officials said.", "23", "deaths"),
+        ("By Sunday the toll had climbed to 58 people.", "58 people", "deaths"),
+        ("The death toll from the landslide stood at 14.", "14", "deaths"),
+        # a road toll is money, and a toll that is not the clause's subject counts nothing
+        ("The bridge toll rose to $7.50 in May.", "$7.50", "toll"),
+        ("Officials counted 300 people at the toll plaza.", "300 people", "people"),
+    ],
+)
+def test_a_toll_counts_deaths(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
