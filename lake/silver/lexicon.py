@@ -587,6 +587,10 @@ ACTION_VERB_FORMS = {
     "fired": "dismissals",
     "firing": "dismissals",
     "dying": "deaths",
+    "flee": "displaced people",
+    "flees": "displaced people",
+    "fled": "displaced people",
+    "fleeing": "displaced people",
 }
 # A figure on the table in a negotiation is what one side asks for or what the other offers:
 # "the union is seeking a 9% raise", "the company offered 4%" are two quantities, not a

@@ -68,7 +68,8 @@ def _governing_action(before: str) -> str | None:
 
 _AFTER_VERB = re.compile(
     r"^\s*(?:(?:have|has|had|were|was|are|is|will|would)\s+)?(?:(?:been|being|be)\s+)?"
-    r"(?:\w+ly\s+)?(?:(?:confirmed|reported|feared|presumed|believed|found)\s+)?(?P<verb>[a-z]+)\b",
+    r"(?:\w+ly\s+)?(?:(?:confirmed|reported|feared|presumed|believed|found)\s+)?"
+    r"(?P<ordered>(?:ordered|told|urged|forced|warned)\s+to\s+)?(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
 
@@ -78,6 +79,8 @@ def _following_action(after: str) -> str | None:
     m = _AFTER_VERB.match(after)
     if not m:
         return None
+    if m.group("ordered") and m.group("verb").lower() in ("leave", "evacuate", "flee"):
+        return "evacuations"  # "ordered to leave their homes" is an evacuation order
     concept = action_of(m.group("verb"))
     return None if concept in ("deployments", "dismissals") else concept
 

@@ -166,3 +166,30 @@ def test_temporary_or_replacement_people_are_their_own_count(sentence, text, mea
 )
 def test_a_toll_counts_deaths(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # people who fled are displaced; people ordered to leave are evacuated
+        (
+            "Nearly 9,000 villagers have fled across the river.",
+            "Nearly 9,000 villagers",
+            "villagers",
+        ),
+        (
+            "Nearly 9,000 people have fled across the river.",
+            "Nearly 9,000 people",
+            "displaced people",
+        ),
+        (
+            "About 640 residents were ordered to leave the valley.",
+            "About 640 residents",
+            "evacuations",
+        ),
+        ("Some 80 residents were told to evacuate by noon.", "Some 80 residents", "evacuations"),
+        ("About 640 residents were ordered to stay indoors.", "About 640 residents", "residents"),
+    ],
+)
+def test_fleeing_and_ordered_to_leave(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
