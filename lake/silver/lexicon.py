@@ -677,6 +677,8 @@ HEAD_SYNONYMS = {
     "officers": "officers",
 }
 MILITARY_UNITS = {"national guard", "guard", "army", "marines", "navy", "air force"}
+# Short forms of a name that modifies a head: "the Guard" is the National Guard.
+MODIFIER_SYNONYMS = {"guard": "national guard"}
 
 # Event nouns a date can belong to.
 EVENT_NOUNS = {

@@ -275,6 +275,8 @@ def quantity_key(
             modifier = _modifier(head_tokens)
             if modifier and modifier in lx.MILITARY_UNITS and head == "members":
                 head = "troops"
+            if modifier in lx.MODIFIER_SYNONYMS:
+                modifier = lx.MODIFIER_SYNONYMS[modifier]  # "Guard troops": the National Guard
             terms.append(f"noun:{head}")
             if modifier:
                 terms.append(f"modifier:{modifier}")

@@ -357,6 +357,8 @@ def head_unit(tokens: list[str]) -> str | None:
     if head in lx.PLACEHOLDER_HEADS and len(words) > 1:
         head = words[-2].lower()
     head = _plural(head)
+    if len(words) > 1 and (pair := f"{words[-2].lower()} {head}") in lx.HEAD_SYNONYMS:
+        return lx.HEAD_SYNONYMS[pair]  # "service members" are troops
     return lx.HEAD_SYNONYMS.get(head, head)
 
 

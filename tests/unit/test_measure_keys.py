@@ -193,3 +193,34 @@ def test_a_toll_counts_deaths(sentence, text, measure_key):
 )
 def test_fleeing_and_ordered_to_leave(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # "service members" are troops; "the Guard" is the National Guard
+        (
+            "About 1,900 service members shipped out on Monday.",
+            "About 1,900 service members",
+            "troops",
+        ),
+        (
+            "The governor called up 600 Guard soldiers.",
+            "600 Guard soldiers",
+            "national guard troops",
+        ),
+        (
+            "The governor called up 600 National Guard troops.",
+            "600 National Guard troops",
+            "national guard troops",
+        ),
+        # another guard is not
+        (
+            "Eight Coast Guard cutters joined the search.",
+            "Eight Coast Guard cutters",
+            "coast guard cutters",
+        ),
+    ],
+)
+def test_military_names(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
