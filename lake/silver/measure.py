@@ -12,7 +12,9 @@ Rules, in order (the terms used are stored with the claim as measure_terms):
 3. money: what the amount is for: the noun after "in/for/on" ("$25 million in refunds",
    "spending $360,000 a week on overtime"), else the noun before "of/worth/at" ("a penalty of
    $151,000", "a bond measure worth $1.3 billion" -> bond), else "costs" after "cost(s)",
-   else the head of the clause's subject ("the projected gap has grown to $9.3 billion").
+   else "funding" after approved / allocated / pledged ("lawmakers approved $17 million": not
+   the lawmakers), else the head of the clause's subject ("the projected gap has grown to $9.3
+   billion").
 4. ratios: "ratio:" + the counted noun ("triple the number of daily arrests" -> arrests).
 5. counts and rates: an action noun counts that action ("3,000 arrests" -> arrests); a generic
    people noun takes the action of the verb that governs it ("detaining 3,000 migrants",
@@ -98,7 +100,8 @@ def _modifier(head_tokens: list[str]) -> str | None:
 _WORD = r"[a-z][a-z'’-]*"
 # "$25 million in refunds and compensation", "$360,000 each week on overtime"
 _MONEY_FOR_AFTER = re.compile(
-    r"^(?:\s+(?:a|an|per|each|every)\s+(?:day|week|month|year))?"
+    r"^(?:\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)"
+    r"|\s+(?:daily|weekly|monthly|annually|yearly))?"
     rf"\s+(?:in|for|on)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<np>(?:{_WORD}\s+){{0,2}}{_WORD})",
     re.IGNORECASE,
 )
@@ -136,6 +139,14 @@ _MONEY_COST_BEFORE = re.compile(
 )
 
 
+_MONEY_GRANTED_BEFORE = re.compile(
+    r"\b(?:approved|approves|approve|allocated|allocates|earmarked|appropriated|pledged|pledges|"
+    r"granted|authorized|authorised|awarded|budgeted)\s+(?:(?:an?\s+)?(?:additional|extra|"
+    r"another|further|new)\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _np_head(np: str) -> str | None:
     """The head of a short noun phrase: the last word before a stopword, placeholder heads
     ("measure", "package") replaced by the word before them."""
@@ -162,6 +173,10 @@ def money_subject(text_before: str, text_after: str) -> tuple[str, str] | None:
         return head, "money-of"
     if _MONEY_COST_BEFORE.search(text_before):
         return "costs", "money-cost"
+    if _MONEY_GRANTED_BEFORE.search(text_before):
+        # "lawmakers approved $17 million to fight the outbreak": the lawmakers are who gave
+        # it; an amount approved, allocated or pledged is funding.
+        return "funding", "money-granted"
     if head := _clause_subject(text_before):
         return head, "money-subject"
     return None

@@ -224,3 +224,19 @@ def test_fleeing_and_ordered_to_leave(sentence, text, measure_key):
 )
 def test_military_names(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # an amount approved, allocated or pledged is funding, not its giver
+        ("The council approved $4.5 million to repave Main Street.", "$4.5 million", "funding"),
+        ("Donors pledged an additional $800,000 after the flood.", "$800,000", "funding"),
+        # what it is for still wins when the sentence says it
+        ("The council allocated $2 million for road repairs.", "$2 million", "repairs"),
+        # a rate adverb between the amount and what it is spent on
+        ("The city spends $90,000 monthly on security.", "$90,000", "security/per_month"),
+    ],
+)
+def test_what_granted_money_is(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
