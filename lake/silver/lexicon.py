@@ -718,6 +718,13 @@ EVENT_NOUNS = {
     "briefing",
     "rally",
     "debate",
+    # "voters went to the polls on", "polls close on": the vote
+    "polls",
+    # "the state will certify the results on": the certification, not the vote
+    "certification",
+    "certify",
+    "certifies",
+    "certified",
 }
 EVENT_SYNONYMS = {
     "discussion": "meeting",
@@ -729,6 +736,10 @@ EVENT_SYNONYMS = {
     "briefing": "meeting",
     "attacks": "attack",
     "raids": "raid",
+    "polls": "vote",
+    "certify": "certification",
+    "certifies": "certification",
+    "certified": "certification",
 }
 
 # Attribution vocabulary.

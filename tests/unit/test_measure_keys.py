@@ -240,3 +240,20 @@ def test_military_names(sentence, text, measure_key):
 )
 def test_what_granted_money_is(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # going to the polls is the vote; certifying the results is another event
+        ("Residents went to the polls on March 4 to pick a mayor.", "March 4", "date:vote"),
+        (
+            "The county will certify the count on Friday, March 14.",
+            "Friday, March 14",
+            "date:certification",
+        ),
+        ("Certification of the results is due on March 21.", "March 21", "date:certification"),
+    ],
+)
+def test_election_dates(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
