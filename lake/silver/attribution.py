@@ -56,6 +56,10 @@ _NUMBER_BEFORE = re.compile(
     r"(?:\d|\b(?:" + "|".join([*lx.UNITS, *lx.TENS, *lx.SCALES, "dozen"]) + r"))\s+$",
     re.IGNORECASE,
 )
+_INTERVIEW_WITH = re.compile(
+    r"\b(?:[Ii]n|[Dd]uring)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+(?P<outlet>(?:the\s+)?"
+    r"[A-Z][^,;:]{0,60})"
+)
 _PRONOUNS = {"he", "she", "they", "it", "we", "i", "you"}
 _OBJECT_OUTLET = re.compile(
     r"^\s*(?:to|on|with)?\s*(?:the\s+)?(?P<name>[A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*){0,3})"
@@ -212,7 +216,8 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         if kind == "media_outlet" and _GENERIC_OUTLET.match(src):
             cited = known_outlets[-1]  # "the outlet": the last one the article named
         elif kind == "media_outlet":
-            cited = canonical_outlet(src, known_outlets)
+            by = _REPORT_BY.match(src)  # "a report by the Daily Sentinel": the Daily Sentinel
+            cited = canonical_outlet(by.group("outlet") if by else src, known_outlets)
         else:
             names = [n for n in outlets_in(src + " " + extra) if is_outlet(n, known_outlets)]
             if names:
@@ -221,6 +226,12 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
                 r"\s*(?:to\s+)?the\s+(?:outlet|newspaper|paper|network|publication)\b", extra
             ):
                 cited = known_outlets[-1]
+        if cited is None and (interview := _INTERVIEW_WITH.search(sentence)):
+            # "In an interview with the Daily Sentinel, the mayor said ...": the outlet's
+            # reporting, as "told the Daily Sentinel" is
+            name = outlets_in(interview.group("outlet"))
+            if name and is_outlet(name[0], known_outlets):
+                cited = canonical_outlet(name[0], known_outlets)
         cues.append(Attribution(src, start, kind, cited, cue_start, explicit))
         covered.append((start, start + len(src)))
 
