@@ -219,7 +219,7 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
             by = _REPORT_BY.match(src)  # "a report by the Daily Sentinel": the Daily Sentinel
             cited = canonical_outlet(by.group("outlet") if by else src, known_outlets)
         else:
-            names = [n for n in outlets_in(src + " " + extra) if is_outlet(n, known_outlets)]
+            names = [n for n in outlets_in(src) + outlets_in(extra) if is_outlet(n, known_outlets)]
             if names:
                 cited = canonical_outlet(names[0], known_outlets)
             elif known_outlets and re.match(

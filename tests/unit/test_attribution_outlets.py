@@ -37,3 +37,9 @@ from lake.silver.extract import extract_claims
 def test_the_outlet_a_claim_is_credited_to(sentence, text, cited):
     (c,) = [c for c in extract_claims("a1", sentence) if c.claim_text == text]
     assert c.cited_outlet == cited
+
+
+def test_a_name_before_the_speech_verb_is_not_part_of_the_outlet_after_it():
+    sentence = "Crews restored 14 lines, Col. Dana Whitfield told Harbor Wire."
+    (c,) = extract_claims("a1", sentence)
+    assert (c.attribution, c.cited_outlet) == ("Col. Dana Whitfield", "Harbor Wire")
