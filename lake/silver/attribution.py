@@ -145,7 +145,6 @@ _NOT_A_SOURCE_END = {
     "also",
     "of",
     "in",
-    "response",
 }
 
 
@@ -211,6 +210,8 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
             return
         if src.split()[-1].lower() in _NOT_A_SOURCE_END:
             return
+        if re.search(r"\bin\s+response$", src, re.IGNORECASE):
+            return  # "In response, officials said ..." (but "people familiar with the response")
         kind = classify(src, known_outlets)
         cited = None
         if kind == "media_outlet" and _GENERIC_OUTLET.match(src):

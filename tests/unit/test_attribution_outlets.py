@@ -43,3 +43,29 @@ def test_a_name_before_the_speech_verb_is_not_part_of_the_outlet_after_it():
     sentence = "Crews restored 14 lines, Col. Dana Whitfield told Harbor Wire."
     (c,) = extract_claims("a1", sentence)
     assert (c.attribution, c.cited_outlet) == ("Col. Dana Whitfield", "Harbor Wire")
+
+
+@pytest.mark.parametrize(
+    "sentence, text, attribution",
+    [
+        # a source may end in "response"; only "In response" is no source
+        (
+            "According to two officials involved in the response, 60 shelters opened.",
+            "60 shelters",
+            "two officials involved in the response",
+        ),
+        (
+            "People who coordinate the response said 12 trucks arrived.",
+            "12 trucks",
+            "People who coordinate the response",
+        ),
+    ],
+)
+def test_a_source_ending_in_response(sentence, text, attribution):
+    (c,) = [c for c in extract_claims("a1", sentence) if c.claim_text == text]
+    assert (c.attribution, c.attribution_kind) == (attribution, "anonymous_sources")
+
+
+def test_in_response_is_no_source():
+    (c,) = extract_claims("a1", "In response, the agency said 40 roads closed.")
+    assert c.attribution == "the agency"
