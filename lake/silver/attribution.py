@@ -148,6 +148,17 @@ _NOT_A_SOURCE_END = {
 }
 
 
+def _organization_words(words: list[str]) -> set[str]:
+    """The words of a name that say it is an organization, singular or plural."""
+    found = set()
+    for w in words:
+        w = w.lower().strip(".,")
+        for form in (w, w.removesuffix("s"), w.removesuffix("es")):
+            if form in lx.ORGANIZATION_WORDS:
+                found.add(form)
+    return found
+
+
 def classify(source: str, known_outlets: list[str]) -> str:
     """The kind of a source, from its leading noun phrase."""
     by = _REPORT_BY.match(source.strip())
@@ -166,7 +177,9 @@ def classify(source: str, known_outlets: list[str]) -> str:
         # people do not take an article: "the Joint Command"
         and not re.search(r"\bthe\s+$", source[: name.start()], re.IGNORECASE)
         and not name.group(0).startswith("The ")
-        and not {w.lower() for w in name.group(0).split()} & lx.ORGANIZATION_WORDS
+        and not _organization_words(name.group(0).split())
+        # "the Office of Emergency Services": a name after "<Capitalised> of" is an office's
+        and not re.search(r"\b[A-Z][\w’'.-]*\s+of\s+(?:the\s+)?$", source[: name.start()])
         and not is_outlet(name.group(0), known_outlets)
     ):
         return "named_person"
@@ -184,6 +197,7 @@ def classify(source: str, known_outlets: list[str]) -> str:
     if head in lx.DOCUMENT_NOUNS:
         return "document"
     lowered = {w.lower().strip(".") for w in words}
+    lowered |= _organization_words(words)  # "Services" is a service
     if head in lx.SOURCE_NOUNS and len(words) <= 2 and not words[0].isupper():
         return "anonymous_sources"  # "Officials who spoke on condition of anonymity"
     if words[-1][0].isupper() and not (lowered & lx.ORGANIZATION_WORDS):

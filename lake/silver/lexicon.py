@@ -921,6 +921,17 @@ ORGANIZATION_WORDS = {
     "corp",
     "llc",
     "ltd",
+    # institutions named by what they are: "Mercy General Hospital", "the grid operator"
+    "hospital",
+    "clinic",
+    "school",
+    "college",
+    "district",
+    "regulator",
+    "operator",
+    "utility",
+    "carrier",
+    "firm",
 }
 KNOWN_OUTLETS = {
     "nbc news",

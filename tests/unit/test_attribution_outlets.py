@@ -69,3 +69,26 @@ def test_a_source_ending_in_response(sentence, text, attribution):
 def test_in_response_is_no_source():
     (c,) = extract_claims("a1", "In response, the agency said 40 roads closed.")
     assert c.attribution == "the agency"
+
+
+@pytest.mark.parametrize(
+    "sentence, attribution",
+    [
+        # institutions named by what they are, and offices "of" something, are organizations
+        ("Mercy General Hospital said 31 patients were admitted.", "Mercy General Hospital"),
+        (
+            "The Office of Emergency Services said 31 roads were closed.",
+            "The Office of Emergency Services",
+        ),
+        ("About 31 lines failed, the grid operator said.", "the grid operator"),
+        ("Fewer than 31 flights left, the state regulator said.", "the state regulator"),
+    ],
+)
+def test_organizations_named_by_what_they_are(sentence, attribution):
+    (c,) = [c for c in extract_claims("a1", sentence) if c.kind != "date"]
+    assert (c.attribution, c.attribution_kind) == (attribution, "organization")
+
+
+def test_a_person_is_still_a_person():
+    (c,) = extract_claims("a1", "Hospital Director Lena Ortiz said 31 patients were admitted.")
+    assert c.attribution_kind == "named_person"
