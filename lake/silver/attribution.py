@@ -293,7 +293,7 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
                 segment_start = before.rfind(subject)
                 src = subject
         words = src.split()
-        if not words or len(words) > 10:
+        if not words or len(words) > 14:
             continue
         if (
             len(words) == 1

@@ -92,3 +92,12 @@ def test_organizations_named_by_what_they_are(sentence, attribution):
 def test_a_person_is_still_a_person():
     (c,) = extract_claims("a1", "Hospital Director Lena Ortiz said 31 patients were admitted.")
     assert c.attribution_kind == "named_person"
+
+
+def test_a_long_document_description_is_still_the_source():
+    sentence = (
+        "A memo circulated among county lawyers in the spring obtained by the Dover Chronicle "
+        "shows that 44 wells failed."
+    )
+    (c,) = extract_claims("a1", sentence)
+    assert (c.attribution_kind, c.cited_outlet) == ("document", "Dover Chronicle")
