@@ -468,6 +468,33 @@ TEMPORARY_MODIFIERS = {
     "fill-in",
     "contingent",
 }
+# Units of measure: "9,000 megawatts" says how much, not of what. When the clause's subject
+# rises or stands at the amount ("demand peaked at 9,000 megawatts"), the subject is what is
+# measured.
+MEASURE_UNITS = {
+    "megawatts",
+    "gigawatts",
+    "kilowatts",
+    "megawatt-hours",
+    "kilowatt-hours",
+    "tons",
+    "tonnes",
+    "kilograms",
+    "gallons",
+    "liters",
+    "litres",
+    "barrels",
+    "acres",
+    "hectares",
+    "miles",
+    "kilometers",
+    "kilometres",
+    "meters",
+    "metres",
+    "feet",
+    "inches",
+    "degrees",
+}
 # Heads that stand for the noun before them: "arrest numbers" -> arrests.
 PLACEHOLDER_HEADS = {
     "numbers",

@@ -220,6 +220,21 @@ def stance(text_before: str) -> str | None:
     return side
 
 
+# A subject rising to, or standing at, the amount that follows: "demand peaked at",
+# "electricity use climbed to", "the reservoir stood at".
+_LEVEL = re.compile(
+    r"(?:^|[,;:—“\"(]\s*|\b(?:that|said|says|shows?|showed)\s+)"
+    r"(?:(?i:the|a|an|its|their)\s+)?(?P<np>(?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*)\s+"
+    r"(?:(?:has|had|have)\s+)?(?:peaked|climbed|rose|risen|reached|hit|topped|stood|stands|"
+    r"jumped|surged|soared|fell|fallen|dropped|declined|grew|grown)\b(?:\s+(?:to|at))?\s*$"
+)
+
+
+def _level_subject(text_before: str) -> str | None:
+    m = _LEVEL.search(text_before)
+    return _np_head(m.group("np")) if m else None
+
+
 # The subject of the clause is a (death) toll: "the toll rose to", "the death toll from the
 # storm has climbed to", "the toll stood at".
 _TOLL = re.compile(
@@ -286,6 +301,12 @@ def quantity_key(
         ):
             terms += [f"verb:{verb}", f"noun:{head}"]
             key = verb
+        elif head in lx.MEASURE_UNITS and (
+            subject := _level_subject(span_before if span_before is not None else text_before)
+        ):
+            # "demand peaked at 9,000 megawatts": the demand, in megawatts
+            terms += [f"unit:{head}", f"level-of:{subject}"]
+            key = f"{head}:{subject}"
         else:
             modifier = _modifier(head_tokens)
             if modifier and modifier in lx.MILITARY_UNITS and head == "members":

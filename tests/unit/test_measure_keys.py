@@ -257,3 +257,19 @@ def test_what_granted_money_is(sentence, text, measure_key):
 )
 def test_election_dates(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # a unit says how much, the subject rising to or standing at it says of what
+        ("Demand peaked at 31,000 megawatts on Tuesday.", "31,000 megawatts", "megawatts:demand"),
+        ("The river rose to 31 feet on Sunday.", "31 feet", "feet:river"),
+        ("Gas use has climbed to 4,000 barrels a day.", "4,000 barrels", "barrels:use/per_day"),
+        # otherwise the unit is the key, as before
+        ("A storm knocked out 2,000 megawatts.", "2,000 megawatts", "megawatts"),
+        ("The fire has burned 9,000 acres.", "9,000 acres", "acres"),
+    ],
+)
+def test_a_unit_rising_to_or_standing_at_is_its_subject(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
