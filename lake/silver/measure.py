@@ -220,6 +220,19 @@ def stance(text_before: str) -> str | None:
     return side
 
 
+# Things turned down: "rejected 300 applications", "set aside 700 ballots", "12 charges were
+# thrown out".
+_REJECTING = (
+    r"(?:rejected|rejects|reject|rejecting|set\s+aside|sets\s+aside|setting\s+aside|threw\s+out|"
+    r"thrown\s+out|throws\s+out|tossed|disqualified|invalidated|discarded|denied|denies|"
+    r"refused|turned\s+down|turned\s+away)"
+)
+_REJECTED_BEFORE = re.compile(rf"\b{_REJECTING}\s+(?:(?:the|some|another|about)\s+)?$", re.I)
+_REJECTED_AFTER = re.compile(
+    rf"^\s*(?:(?:were|was|have\s+been|had\s+been|has\s+been|are|is|will\s+be)\s+)"
+    rf"(?:\w+ly\s+)?{_REJECTING}\b",
+    re.IGNORECASE,
+)
 # A subject rising to, or standing at, the amount that follows: "demand peaked at",
 # "electricity use climbed to", "the reservoir stood at".
 _LEVEL = re.compile(
@@ -301,6 +314,14 @@ def quantity_key(
         ):
             terms += [f"verb:{verb}", f"noun:{head}"]
             key = verb
+        elif head != "unknown" and (
+            _REJECTED_BEFORE.search(span_before if span_before is not None else text_before)
+            or _REJECTED_AFTER.match(text_after)
+        ):
+            # "5,100 ballots were rejected", "workers set aside 700 ballots": the ones turned
+            # down, not all of them
+            terms += ["rejected", f"noun:{head}"]
+            key = f"rejected {head}"
         elif head in lx.MEASURE_UNITS and (
             subject := _level_subject(span_before if span_before is not None else text_before)
         ):

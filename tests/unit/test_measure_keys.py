@@ -273,3 +273,25 @@ def test_election_dates(sentence, text, measure_key):
 )
 def test_a_unit_rising_to_or_standing_at_is_its_subject(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # things turned down are not all of them
+        (
+            "About 2,300 ballots were rejected over late postmarks.",
+            "About 2,300 ballots",
+            "rejected ballots",
+        ),
+        (
+            "Clerks set aside 410 ballots with missing signatures.",
+            "410 ballots",
+            "rejected ballots",
+        ),
+        ("The agency denied 40 permits last year.", "40 permits", "rejected permits"),
+        ("Voters returned 88,000 ballots by Friday.", "88,000 ballots", "ballots"),
+    ],
+)
+def test_things_turned_down_are_their_own_count(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
