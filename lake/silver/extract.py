@@ -16,7 +16,7 @@ from lake.silver.measure import date_key, quantity_key
 from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.5.20"
+EXTRACTOR_VERSION = "0.5.21"
 
 
 @dataclass

@@ -220,6 +220,13 @@ def stance(text_before: str) -> str | None:
     return side
 
 
+# A margin of victory: "won by 179 votes", "the race was decided by 2,000 votes", "the
+# winner's margin was 190 votes", "a margin of 40 seats".
+_MARGIN = re.compile(
+    r"(?:\b(?:won|wins|win|decided|lost|led|leads|leading|trailed|trails|trailing|defeated|"
+    r"beat|beaten|edged)\b[^,;:.]{0,40}?\bby|\bmargin\s+(?:of|was|is|stood\s+at))\s*$",
+    re.IGNORECASE,
+)
 # Things turned down: "rejected 300 applications", "set aside 700 ballots", "12 charges were
 # thrown out".
 _REJECTING = (
@@ -314,6 +321,10 @@ def quantity_key(
         ):
             terms += [f"verb:{verb}", f"noun:{head}"]
             key = verb
+        elif _MARGIN.search(span_before if span_before is not None else text_before):
+            # "the race was decided by 179 votes": the winning margin, not the votes cast
+            terms += ["margin", f"noun:{head}"]
+            key = f"margin:{head}"
         elif head != "unknown" and (
             _REJECTED_BEFORE.search(span_before if span_before is not None else text_before)
             or _REJECTED_AFTER.match(text_after)

@@ -295,3 +295,19 @@ def test_a_unit_rising_to_or_standing_at_is_its_subject(sentence, text, measure_
 )
 def test_things_turned_down_are_their_own_count(sentence, text, measure_key):
     assert claim(sentence, text).measure_key == measure_key
+
+
+@pytest.mark.parametrize(
+    "sentence, text, measure_key",
+    [
+        # a margin of victory is not the votes cast
+        ("The mayor won by 312 votes.", "312 votes", "margin:votes"),
+        ("The race was decided by fewer than 90 votes.", "fewer than 90 votes", "margin:votes"),
+        ("Her margin was 4,100 votes.", "4,100 votes", "margin:votes"),
+        ("Voters cast 61,000 votes in the runoff.", "61,000 votes", "votes"),
+        # "by" after a verb of change is no margin
+        ("Turnout grew by 3,000 voters.", "3,000 voters", "voters"),
+    ],
+)
+def test_a_margin_of_victory(sentence, text, measure_key):
+    assert claim(sentence, text).measure_key == measure_key
