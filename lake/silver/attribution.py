@@ -52,6 +52,14 @@ _CUT_WORDS = re.compile(
 _PASSIVE_BEFORE = re.compile(
     r"\b(?:been|be|being|was|were|is|are)\s+(?:(?:\w+ly|first|also|not)\s+)?$", re.IGNORECASE
 )
+_NUMBER_BEFORE = re.compile(
+    r"(?:\d|\b(?:" + "|".join([*lx.UNITS, *lx.TENS, *lx.SCALES, "dozen"]) + r"))\s+$",
+    re.IGNORECASE,
+)
+_INTERVIEW_WITH = re.compile(
+    r"\b(?:[Ii]n|[Dd]uring)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+(?P<outlet>(?:the\s+)?"
+    r"[A-Z][^,;:]{0,60})"
+)
 _PRONOUNS = {"he", "she", "they", "it", "we", "i", "you"}
 _OBJECT_OUTLET = re.compile(
     r"^\s*(?:to|on|with)?\s*(?:the\s+)?(?P<name>[A-Z][\w&.’'-]*(?:\s+[A-Z][\w&.’'-]*){0,3})"
@@ -137,8 +145,18 @@ _NOT_A_SOURCE_END = {
     "also",
     "of",
     "in",
-    "response",
 }
+
+
+def _organization_words(words: list[str]) -> set[str]:
+    """The words of a name that say it is an organization, singular or plural."""
+    found = set()
+    for w in words:
+        w = w.lower().strip(".,")
+        for form in (w, w.removesuffix("s"), w.removesuffix("es")):
+            if form in lx.ORGANIZATION_WORDS:
+                found.add(form)
+    return found
 
 
 def classify(source: str, known_outlets: list[str]) -> str:
@@ -159,7 +177,9 @@ def classify(source: str, known_outlets: list[str]) -> str:
         # people do not take an article: "the Joint Command"
         and not re.search(r"\bthe\s+$", source[: name.start()], re.IGNORECASE)
         and not name.group(0).startswith("The ")
-        and not {w.lower() for w in name.group(0).split()} & lx.ORGANIZATION_WORDS
+        and not _organization_words(name.group(0).split())
+        # "the Office of Emergency Services": a name after "<Capitalised> of" is an office's
+        and not re.search(r"\b[A-Z][\w’'.-]*\s+of\s+(?:the\s+)?$", source[: name.start()])
         and not is_outlet(name.group(0), known_outlets)
     ):
         return "named_person"
@@ -177,6 +197,7 @@ def classify(source: str, known_outlets: list[str]) -> str:
     if head in lx.DOCUMENT_NOUNS:
         return "document"
     lowered = {w.lower().strip(".") for w in words}
+    lowered |= _organization_words(words)  # "Services" is a service
     if head in lx.SOURCE_NOUNS and len(words) <= 2 and not words[0].isupper():
         return "anonymous_sources"  # "Officials who spoke on condition of anonymity"
     if words[-1][0].isupper() and not (lowered & lx.ORGANIZATION_WORDS):
@@ -203,20 +224,29 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
             return
         if src.split()[-1].lower() in _NOT_A_SOURCE_END:
             return
+        if re.search(r"\bin\s+response$", src, re.IGNORECASE):
+            return  # "In response, officials said ..." (but "people familiar with the response")
         kind = classify(src, known_outlets)
         cited = None
         if kind == "media_outlet" and _GENERIC_OUTLET.match(src):
             cited = known_outlets[-1]  # "the outlet": the last one the article named
         elif kind == "media_outlet":
-            cited = canonical_outlet(src, known_outlets)
+            by = _REPORT_BY.match(src)  # "a report by the Daily Sentinel": the Daily Sentinel
+            cited = canonical_outlet(by.group("outlet") if by else src, known_outlets)
         else:
-            names = [n for n in outlets_in(src + " " + extra) if is_outlet(n, known_outlets)]
+            names = [n for n in outlets_in(src) + outlets_in(extra) if is_outlet(n, known_outlets)]
             if names:
                 cited = canonical_outlet(names[0], known_outlets)
             elif known_outlets and re.match(
                 r"\s*(?:to\s+)?the\s+(?:outlet|newspaper|paper|network|publication)\b", extra
             ):
                 cited = known_outlets[-1]
+        if cited is None and (interview := _INTERVIEW_WITH.search(sentence)):
+            # "In an interview with the Daily Sentinel, the mayor said ...": the outlet's
+            # reporting, as "told the Daily Sentinel" is
+            name = outlets_in(interview.group("outlet"))
+            if name and is_outlet(name[0], known_outlets):
+                cited = canonical_outlet(name[0], known_outlets)
         cues.append(Attribution(src, start, kind, cited, cue_start, explicit))
         covered.append((start, start + len(src)))
 
@@ -242,6 +272,12 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         before = sentence[: m.start()]
         if _PASSIVE_BEFORE.search(before):
             continue  # "four residents have been confirmed dead": reported, not reporting
+        if m.group("verb").startswith("show") and re.match(
+            r"\s+up\b(?!\s+to\b)", sentence[m.end() :]
+        ):
+            continue  # "200 people showed up": they came, they reported nothing
+        if _NUMBER_BEFORE.search(before):
+            continue  # "110 confirmed cases", "two reported deaths": an adjective of the count
         cut = max(before.rfind(c) for c in ',;:“”"()—‘')
         segment_start = cut + 1
         for w in _CUT_WORDS.finditer(before):
@@ -257,7 +293,7 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
                 segment_start = before.rfind(subject)
                 src = subject
         words = src.split()
-        if not words or len(words) > 10:
+        if not words or len(words) > 14:
             continue
         if (
             len(words) == 1

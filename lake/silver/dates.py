@@ -74,11 +74,26 @@ def _month_number(name: str) -> int:
     return lx.MONTHS[name.lower().rstrip(".")]
 
 
-def _infer_year(month: int, published: datetime | None) -> int | None:
-    """An article's undated 'May 20' is the latest May 20 not long after publication."""
+def _infer_year(
+    month: int, published: datetime | None, day: int | None = None, weekday: str | None = None
+) -> int | None:
+    """An article's undated 'May 20' is the latest May 20 not long after publication; with a
+    weekday ("Wednesday, Sept. 4"), the year nearest publication in which that day is that
+    weekday."""
     if published is None:
         return None
-    return published.year if month <= published.month + 1 else published.year - 1
+    guess = published.year if month <= published.month + 1 else published.year - 1
+    if day is None or weekday is None:
+        return guess
+    target = lx.WEEKDAYS.index(weekday.lower())
+    fits = [
+        y
+        for y in (published.year, published.year - 1, published.year + 1)
+        if day <= calendar.monthrange(y, month)[1] and date(y, month, day).weekday() == target
+    ]
+    if not fits:
+        return guess
+    return min(fits, key=lambda y: abs((date(y, month, day) - published.date()).days))
 
 
 def _range(year: int | None, month: int, first: int, last: int) -> tuple[str, str, str]:
@@ -107,6 +122,36 @@ def _clause_before(sentence: str, start: int) -> str:
     return before[cut + 1 :]
 
 
+# "will", "must", "is scheduled to": the clause speaks of what is still to come.
+_FUTURE = re.compile(
+    r"\b(?:will|shall|must|(?:is|are)\s+(?:scheduled|set|due|expected|slated)\s+to)\b",
+    re.IGNORECASE,
+)
+
+
+def _not_before(mention: DateMention, published: datetime | None) -> DateMention:
+    """A date in a clause about the future is not months before publication: its year moves
+    up one when it would fall more than a week before it ("will go out on April 1" written
+    in late February is this April 1)."""
+    if published is None or not mention.date_end or mention.date_end.startswith("--"):
+        return mention
+    if date.fromisoformat(mention.date_end) >= published.date() - timedelta(days=7):
+        return mention
+
+    def bump(text: str | None) -> str | None:
+        return f"{int(text[:4]) + 1:04d}{text[4:]}" if text and not text.startswith("--") else text
+
+    value = "/".join(bump(part) for part in mention.value_text.split("/"))
+    return DateMention(
+        mention.start,
+        mention.end,
+        value,
+        mention.qualifier,
+        bump(mention.date_start),
+        bump(mention.date_end),
+    )
+
+
 def find_dates(sentence: str, published: datetime | None = None) -> list[DateMention]:
     if not _HINT.search(sentence):
         return []  # most sentences name no date: skip the seven patterns
@@ -121,6 +166,14 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
             if kind == "relative" and _COMPARISON_BASE.search(_clause_before(sentence, m.start())):
                 continue  # "twice the total for last year": the baseline, not when it happened
             mention = _resolve(kind, m, published)
+            if (
+                mention is not None
+                and kind in ("day", "part", "month")
+                and not m.groupdict().get("year")
+                and not m.groupdict().get("weekday")
+                and _FUTURE.search(_clause_before(sentence, m.start()))
+            ):
+                mention = _not_before(mention, published)
             if mention is not None:
                 found.append(mention)
                 taken.append((mention.start, mention.end))
@@ -133,7 +186,7 @@ def _resolve(kind: str, m: re.Match[str], published: datetime | None) -> DateMen
     if kind in ("day", "iso"):
         month = int(groups["mon"]) if kind == "iso" else _month_number(groups["month"])
         day = int(groups["day"])
-        year = year or _infer_year(month, published)
+        year = year or _infer_year(month, published, day, groups.get("weekday"))
         if day > calendar.monthrange(year or 2024, month)[1]:
             return None
         value = _iso(year, month, day)

@@ -12,11 +12,11 @@ from lake.schemas import KINDS, QUALIFIERS
 from lake.silver import lexicon as lx
 from lake.silver.attribution import Attribution, find_attributions, outlet_positions
 from lake.silver.dates import find_dates
-from lake.silver.measure import article_event, date_key, quantity_key
+from lake.silver.measure import date_key, quantity_key
 from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.5.1"
+EXTRACTOR_VERSION = "0.5.21"
 
 
 @dataclass
@@ -75,7 +75,6 @@ def extract_claims(
     reporting_outlet: str | None = None,
 ) -> list[Claim]:
     sentences = split_sentences(body)
-    default_event = article_event([s.text for s in sentences])
     mentions = outlet_positions(body)  # one scan of the body, not one per sentence
     cues_by_sentence: list[list[Attribution]] = []
     for s in sentences:
@@ -89,8 +88,10 @@ def extract_claims(
     for s in sentences:
         dates = find_dates(s.text, published_at)
         date_spans = [(d.start, d.end) for d in dates]
+        sources = [(a.start, a.start + len(a.text)) for a in cues_by_sentence[s.index]]
+        outlets = [(p, p + len(name)) for p, name in outlet_positions(s.text)] if dates else []
         for d in dates:
-            key, terms = date_key(s.text, d.start, d.end, default_event)
+            key, terms = date_key(s.text, d.start, d.end, sources + outlets)
             claims.append(
                 _claim(
                     article_id,
@@ -113,7 +114,6 @@ def extract_claims(
                     d.date_end,
                 )
             )
-        sources = [(a.start, a.start + len(a.text)) for a in cues_by_sentence[s.index]]
         for q in find_quantities(s.text):
             if any(q.number_start < e and b < q.number_end for b, e in date_spans):
                 continue

@@ -56,12 +56,21 @@ VAGUE_AMOUNTS = {
     "tens of thousands": (20_000, 99_999),
     "hundreds of millions": (200_000_000, 999_999_999),
     "tens of millions": (20_000_000, 99_999_999),
+    "hundreds of billions": (200_000_000_000, 999_999_999_999),
+    "tens of billions": (20_000_000_000, 99_999_999_999),
+    "billions": (2_000_000_000, 999_999_999_999),
     "millions": (2_000_000, 999_999_999),
     "thousands": (2_000, 9_999),
     "hundreds": (200, 999),
     "dozens": (24, 99),
     "scores": (40, 99),
 }
+
+# "several hundred", "a few thousand": a vague count of a scale, written without "of". Bounds
+# are the factors' range times the scale ("several hundred" = 200 to 999).
+VAGUE_FACTORS = {"several": (2, 9), "a few": (2, 5)}
+VAGUE_SCALES = {"dozen": 12, "hundred": 100, "thousand": 1_000, "million": 1_000_000,
+                "billion": 1_000_000_000}  # fmt: skip
 
 MULTIPLIERS = {
     "double": 2.0,
@@ -448,6 +457,44 @@ SOFT_MODIFIERS = {
     "nationwide",
     "local",
 }
+# Modifiers of people hired for a while or in someone's place: "replacement workers" hired
+# during a strike, "temporary staff", "substitute teachers" are not the regular ones.
+TEMPORARY_MODIFIERS = {
+    "temporary",
+    "temp",
+    "replacement",
+    "substitute",
+    "stand-in",
+    "fill-in",
+    "contingent",
+}
+# Units of measure: "9,000 megawatts" says how much, not of what. When the clause's subject
+# rises or stands at the amount ("demand peaked at 9,000 megawatts"), the subject is what is
+# measured.
+MEASURE_UNITS = {
+    "megawatts",
+    "gigawatts",
+    "kilowatts",
+    "megawatt-hours",
+    "kilowatt-hours",
+    "tons",
+    "tonnes",
+    "kilograms",
+    "gallons",
+    "liters",
+    "litres",
+    "barrels",
+    "acres",
+    "hectares",
+    "miles",
+    "kilometers",
+    "kilometres",
+    "meters",
+    "metres",
+    "feet",
+    "inches",
+    "degrees",
+}
 # Heads that stand for the noun before them: "arrest numbers" -> arrests.
 PLACEHOLDER_HEADS = {
     "numbers",
@@ -554,7 +601,6 @@ ACTION_VERBS = {
     "displac": "displaced people",
     "hire": "hires",
     "hiring": "hires",
-    "fire": "dismissals",
     "lay off": "layoffs",
     "laid off": "layoffs",
     "deploy": "deployments",
@@ -562,6 +608,53 @@ ACTION_VERBS = {
     "sent": "deployments",
     "rescu": "rescues",
     "vaccinat": "vaccinations",
+}
+# Verb forms of stems that are also common nouns ("the fire", "fire crews"), and irregular forms.
+ACTION_VERB_FORMS = {
+    "fired": "dismissals",
+    "firing": "dismissals",
+    "dying": "deaths",
+    "flee": "displaced people",
+    "flees": "displaced people",
+    "fled": "displaced people",
+    "fleeing": "displaced people",
+}
+# A figure on the table in a negotiation is what one side asks for or what the other offers:
+# "the union is seeking a 9% raise", "the company offered 4%" are two quantities, not a
+# conflict. Verb forms (and phrases) -> the side. Not "demand(s)", a noun as often ("demand
+# peaked"), nor "calls for", which plans do ("the plan calls for $5 billion").
+STANCE_VERBS = {
+    "demanded": "demanded",
+    "demanding": "demanded",
+    "want": "demanded",
+    "wants": "demanded",
+    "wanted": "demanded",
+    "seek": "demanded",
+    "seeks": "demanded",
+    "seeking": "demanded",
+    "sought": "demanded",
+    "ask for": "demanded",
+    "asks for": "demanded",
+    "asked for": "demanded",
+    "asking for": "demanded",
+    "push for": "demanded",
+    "pushing for": "demanded",
+    "pushed for": "demanded",
+    "press for": "demanded",
+    "pressing for": "demanded",
+    "hold out for": "demanded",
+    "holding out for": "demanded",
+    "insist on": "demanded",
+    "insisting on": "demanded",
+    "offer": "offered",
+    "offers": "offered",
+    "offered": "offered",
+    "offering": "offered",
+    "put forward": "offered",
+    "puts forward": "offered",
+    "putting forward": "offered",
+    "countered with": "offered",
+    "tabled": "offered",
 }
 # Nouns that are themselves the action counted: -> measure concept.
 ACTION_NOUNS = {
@@ -611,6 +704,8 @@ HEAD_SYNONYMS = {
     "officers": "officers",
 }
 MILITARY_UNITS = {"national guard", "guard", "army", "marines", "navy", "air force"}
+# Short forms of a name that modifies a head: "the Guard" is the National Guard.
+MODIFIER_SYNONYMS = {"guard": "national guard"}
 
 # Event nouns a date can belong to.
 EVENT_NOUNS = {
@@ -650,6 +745,13 @@ EVENT_NOUNS = {
     "briefing",
     "rally",
     "debate",
+    # "voters went to the polls on", "polls close on": the vote
+    "polls",
+    # "the state will certify the results on": the certification, not the vote
+    "certification",
+    "certify",
+    "certifies",
+    "certified",
 }
 EVENT_SYNONYMS = {
     "discussion": "meeting",
@@ -661,6 +763,10 @@ EVENT_SYNONYMS = {
     "briefing": "meeting",
     "attacks": "attack",
     "raids": "raid",
+    "polls": "vote",
+    "certify": "certification",
+    "certifies": "certification",
+    "certified": "certification",
 }
 
 # Attribution vocabulary.
@@ -842,6 +948,17 @@ ORGANIZATION_WORDS = {
     "corp",
     "llc",
     "ltd",
+    # institutions named by what they are: "Mercy General Hospital", "the grid operator"
+    "hospital",
+    "clinic",
+    "school",
+    "college",
+    "district",
+    "regulator",
+    "operator",
+    "utility",
+    "carrier",
+    "firm",
 }
 KNOWN_OUTLETS = {
     "nbc news",

@@ -1,16 +1,20 @@
 """measure_key: a normalized name for WHAT a claim measures, so gold can group claims.
 
 Rules, in order (the terms used are stored with the claim as measure_terms):
-1. dates: "date:" + the event they date: the nearest event noun in the sentence ("meeting"),
-   else "data" for a data source's date ("data from early May"), else the action of the verb
-   that governs the date ("detained ... on May 28" -> arrests), else the article's most
-   mentioned event noun, else "event".
+1. dates: "date:" + the event they date: the nearest event noun in the sentence ("meeting")
+   that is not part of a source ("a person briefed on the talks", "in an interview with",
+   an outlet's name), else "data" for a data source's date ("data from early May"), else the
+   action of the verb that governs the date ("detained ... on May 28" -> arrests), else
+   "event": one key for every article's dates that name nothing, so the articles of a story
+   agree (the article's most mentioned event noun, used before, differed between articles).
 2. percents: "percent:" + the head noun of what follows "of/for" ("10% of arrest numbers" ->
    arrests), placeholder heads (numbers, figures) replaced by the noun before them.
 3. money: what the amount is for: the noun after "in/for/on" ("$25 million in refunds",
    "spending $360,000 a week on overtime"), else the noun before "of/worth/at" ("a penalty of
    $151,000", "a bond measure worth $1.3 billion" -> bond), else "costs" after "cost(s)",
-   else the head of the clause's subject ("the projected gap has grown to $9.3 billion").
+   else "funding" after approved / allocated / pledged ("lawmakers approved $17 million": not
+   the lawmakers), else the head of the clause's subject ("the projected gap has grown to $9.3
+   billion").
 4. ratios: "ratio:" + the counted noun ("triple the number of daily arrests" -> arrests).
 5. counts and rates: an action noun counts that action ("3,000 arrests" -> arrests); a generic
    people noun takes the action of the verb that governs it ("detaining 3,000 migrants",
@@ -24,21 +28,40 @@ Then "/per_<period>" for rates.
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from lake.silver import lexicon as lx
+from lake.silver.quantities import is_name_word
 
 _VERB_WINDOW = re.compile(r"([\w’'-]+)")
+# Inflections an action verb's stem takes ("arrest" -> arrested, arresting, arrests, arrest;
+# "evacuat" -> evacuated, evacuation): "sentinel" and "sentenced" do not start the verb "sent".
+_INFLECTION = re.compile(
+    r"(?:e|es|s|ed|d|led|ing|ling|ion|ions|ation|ations|al|als|ies|y|e?ments?|ees?)?"
+)
+
+
+def action_of(word: str) -> str | None:
+    """The action a verb form names ("detained" -> arrests), or None. Stems that are also
+    common nouns ("fire": the fire, fire crews) count only in their verb forms."""
+    word = word.lower()
+    if word in lx.ACTION_VERB_FORMS:
+        return lx.ACTION_VERB_FORMS[word]
+    for stem, concept in lx.ACTION_VERBS.items():
+        if " " not in stem and word.startswith(stem) and _INFLECTION.fullmatch(word[len(stem) :]):
+            return concept
+    return None
 
 
 def _governing_action(before: str) -> str | None:
-    """The action verb within the last few words before a number, if any."""
-    words = _VERB_WINDOW.findall(before.lower())[-7:]
-    for word in reversed(words):
-        for stem, concept in lx.ACTION_VERBS.items():
-            if " " not in stem and word.startswith(stem):
-                return concept
-    text = " ".join(words)
+    """The action verb within the last few words before a number, if any. A capitalised word
+    inside the sentence is a name ("the Daily Sentinel", "Fire Chief"), not a verb."""
+    found = list(_VERB_WINDOW.finditer(before))[-7:]
+    for m in reversed(found):
+        if is_name_word(before, m.start()):
+            continue
+        if concept := action_of(m.group(0)):
+            return concept
+    text = " ".join(m.group(0).lower() for m in found)
     for stem, concept in lx.ACTION_VERBS.items():
         if " " in stem and stem in text:
             return concept
@@ -47,7 +70,8 @@ def _governing_action(before: str) -> str | None:
 
 _AFTER_VERB = re.compile(
     r"^\s*(?:(?:have|has|had|were|was|are|is|will|would)\s+)?(?:(?:been|being|be)\s+)?"
-    r"(?:\w+ly\s+)?(?:(?:confirmed|reported|feared|presumed|believed|found)\s+)?(?P<verb>[a-z]+)\b",
+    r"(?:\w+ly\s+)?(?:(?:confirmed|reported|feared|presumed|believed|found)\s+)?"
+    r"(?P<ordered>(?:ordered|told|urged|forced|warned)\s+to\s+)?(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
 
@@ -57,24 +81,27 @@ def _following_action(after: str) -> str | None:
     m = _AFTER_VERB.match(after)
     if not m:
         return None
-    word = m.group("verb").lower()
-    for stem, concept in lx.ACTION_VERBS.items():
-        if " " not in stem and word.startswith(stem) and stem not in ("send", "sent", "fire"):
-            return concept
-    return None
+    if m.group("ordered") and m.group("verb").lower() in ("leave", "evacuate", "flee"):
+        return "evacuations"  # "ordered to leave their homes" is an evacuation order
+    concept = action_of(m.group("verb"))
+    return None if concept in ("deployments", "dismissals") else concept
 
 
 def _modifier(head_tokens: list[str]) -> str | None:
-    """The proper-noun words before the head: 'ICE agents' -> 'ice'."""
+    """The proper-noun words before the head: 'ICE agents' -> 'ice'; and "temporary" for
+    people hired for a while or in someone's place ("replacement workers", "temp staff"),
+    who are not the permanent ones counted beside them."""
     words = [t for t in head_tokens[:-1] if not t.startswith("(")]
     proper = [w for w in words if w[:1].isupper() and w.lower() not in lx.SOFT_MODIFIERS]
-    return " ".join(proper).lower() or None
+    temporary = any(w.lower() in lx.TEMPORARY_MODIFIERS for w in words)
+    return " ".join((["temporary"] if temporary else []) + proper).lower() or None
 
 
 _WORD = r"[a-z][a-z'’-]*"
 # "$25 million in refunds and compensation", "$360,000 each week on overtime"
 _MONEY_FOR_AFTER = re.compile(
-    r"^(?:\s+(?:a|an|per|each|every)\s+(?:day|week|month|year))?"
+    r"^(?:\s+(?:a|an|per|each|every)\s+(?:day|week|month|year)"
+    r"|\s+(?:daily|weekly|monthly|annually|yearly))?"
     rf"\s+(?:in|for|on)\s+(?:the\s+|a\s+|an\s+|its\s+|their\s+)?(?P<np>(?:{_WORD}\s+){{0,2}}{_WORD})",
     re.IGNORECASE,
 )
@@ -112,6 +139,14 @@ _MONEY_COST_BEFORE = re.compile(
 )
 
 
+_MONEY_GRANTED_BEFORE = re.compile(
+    r"\b(?:approved|approves|approve|allocated|allocates|earmarked|appropriated|pledged|pledges|"
+    r"granted|authorized|authorised|awarded|budgeted)\s+(?:(?:an?\s+)?(?:additional|extra|"
+    r"another|further|new)\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _np_head(np: str) -> str | None:
     """The head of a short noun phrase: the last word before a stopword, placeholder heads
     ("measure", "package") replaced by the word before them."""
@@ -138,6 +173,10 @@ def money_subject(text_before: str, text_after: str) -> tuple[str, str] | None:
         return head, "money-of"
     if _MONEY_COST_BEFORE.search(text_before):
         return "costs", "money-cost"
+    if _MONEY_GRANTED_BEFORE.search(text_before):
+        # "lawmakers approved $17 million to fight the outbreak": the lawmakers are who gave
+        # it; an amount approved, allocated or pledged is funding.
+        return "funding", "money-granted"
     if head := _clause_subject(text_before):
         return head, "money-subject"
     return None
@@ -153,6 +192,78 @@ def share_subject(kind: str, text_before: str) -> tuple[str, str] | None:
     if head := _clause_subject(text_before):
         return head, "share-subject:" + head
     return None
+
+
+_STANCE = re.compile(
+    r"\b(?:"
+    + "|".join(sorted((re.escape(v) for v in lx.STANCE_VERBS), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
+
+
+def stance(text_before: str) -> str | None:
+    """Which side of a negotiation a figure is: "demanded" when its clause asks for it ("the
+    union is demanding raises of 12%", "workers want a 9% raise"), "offered" when it offers
+    it ("management put forward 4%"). The nearest such verb must govern the figure: at most
+    six words between them, no punctuation and no "that"; "seek to" / "want to" aim at an
+    action, they ask nothing of the other side."""
+    verbs = list(_STANCE.finditer(text_before))
+    if not verbs:
+        return None
+    gap = text_before[verbs[-1].end() :]
+    if len(gap.split()) > 6 or re.search(r"[,;:.!?“”\"]|\bthat\b", gap):
+        return None
+    side = lx.STANCE_VERBS[verbs[-1].group(0).lower()]
+    if side == "demanded" and re.match(r"\s+to\b", gap):
+        return None  # "seek to arrest 3,000 people", "want to hire 40": an aim, not a demand
+    return side
+
+
+# A margin of victory: "won by 179 votes", "the race was decided by 2,000 votes", "the
+# winner's margin was 190 votes", "a margin of 40 seats".
+_MARGIN = re.compile(
+    r"(?:\b(?:won|wins|win|decided|lost|led|leads|leading|trailed|trails|trailing|defeated|"
+    r"beat|beaten|edged)\b[^,;:.]{0,40}?\bby|\bmargin\s+(?:of|was|is|stood\s+at))\s*$",
+    re.IGNORECASE,
+)
+# Things turned down: "rejected 300 applications", "set aside 700 ballots", "12 charges were
+# thrown out".
+_REJECTING = (
+    r"(?:rejected|rejects|reject|rejecting|set\s+aside|sets\s+aside|setting\s+aside|threw\s+out|"
+    r"thrown\s+out|throws\s+out|tossed|disqualified|invalidated|discarded|denied|denies|"
+    r"refused|turned\s+down|turned\s+away)"
+)
+_REJECTED_BEFORE = re.compile(rf"\b{_REJECTING}\s+(?:(?:the|some|another|about)\s+)?$", re.I)
+_REJECTED_AFTER = re.compile(
+    rf"^\s*(?:(?:were|was|have\s+been|had\s+been|has\s+been|are|is|will\s+be)\s+)"
+    rf"(?:\w+ly\s+)?{_REJECTING}\b",
+    re.IGNORECASE,
+)
+# A subject rising to, or standing at, the amount that follows: "demand peaked at",
+# "electricity use climbed to", "the reservoir stood at".
+_LEVEL = re.compile(
+    r"(?:^|[,;:—“\"(]\s*|\b(?:that|said|says|shows?|showed)\s+)"
+    r"(?:(?i:the|a|an|its|their)\s+)?(?P<np>(?:[A-Za-z][\w-]*\s+){0,3}?[A-Za-z][\w-]*)\s+"
+    r"(?:(?:has|had|have)\s+)?(?:peaked|climbed|rose|risen|reached|hit|topped|stood|stands|"
+    r"jumped|surged|soared|fell|fallen|dropped|declined|grew|grown)\b(?:\s+(?:to|at))?\s*$"
+)
+
+
+def _level_subject(text_before: str) -> str | None:
+    m = _LEVEL.search(text_before)
+    return _np_head(m.group("np")) if m else None
+
+
+# The subject of the clause is a (death) toll: "the toll rose to", "the death toll from the
+# storm has climbed to", "the toll stood at".
+_TOLL = re.compile(
+    r"\b(?:death\s+)?toll\b(?:\s+(?:from|in|of)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?"
+    r"\s+(?:(?:has|had|have)\s+)?(?:now\s+|officially\s+)?"
+    r"(?:rose|risen|climbed|reached|stood|stands|hit|jumped|grew|grown|is|was|increased|"
+    r"surged|passed|topped)\b(?:\s+(?:to|at))?\s*$",
+    re.IGNORECASE,
+)
 
 
 def quantity_key(
@@ -199,19 +310,48 @@ def quantity_key(
         if action:
             terms.append(f"action-noun:{head}")
             key = action
+        elif (head in lx.GENERIC_PEOPLE or head == "unknown") and _TOLL.search(
+            span_before or text_before
+        ):
+            # "the toll rose to 12 people", "the death toll stood at 40": a toll counts deaths
+            terms += ["toll", f"noun:{head}"]
+            key = "deaths"
         elif head in lx.GENERIC_PEOPLE and (
             verb := _governing_action(text_before) or _following_action(text_after)
         ):
             terms += [f"verb:{verb}", f"noun:{head}"]
             key = verb
+        elif _MARGIN.search(span_before if span_before is not None else text_before):
+            # "the race was decided by 179 votes": the winning margin, not the votes cast
+            terms += ["margin", f"noun:{head}"]
+            key = f"margin:{head}"
+        elif head != "unknown" and (
+            _REJECTED_BEFORE.search(span_before if span_before is not None else text_before)
+            or _REJECTED_AFTER.match(text_after)
+        ):
+            # "5,100 ballots were rejected", "workers set aside 700 ballots": the ones turned
+            # down, not all of them
+            terms += ["rejected", f"noun:{head}"]
+            key = f"rejected {head}"
+        elif head in lx.MEASURE_UNITS and (
+            subject := _level_subject(span_before if span_before is not None else text_before)
+        ):
+            # "demand peaked at 9,000 megawatts": the demand, in megawatts
+            terms += [f"unit:{head}", f"level-of:{subject}"]
+            key = f"{head}:{subject}"
         else:
             modifier = _modifier(head_tokens)
             if modifier and modifier in lx.MILITARY_UNITS and head == "members":
                 head = "troops"
+            if modifier in lx.MODIFIER_SYNONYMS:
+                modifier = lx.MODIFIER_SYNONYMS[modifier]  # "Guard troops": the National Guard
             terms.append(f"noun:{head}")
             if modifier:
                 terms.append(f"modifier:{modifier}")
             key = f"{modifier} {head}" if modifier else head
+    if side := stance(text_before if span_before is None else span_before):
+        terms.append(f"stance:{side}")
+        key += f"/{side}"
     if kind not in ("percent", "ratio") and _SUBSET_BEFORE.search(text_before):
         # "3,000 agents, including 1,800 from HSI": a part of another count, not a rival.
         terms.append("subset")
@@ -220,16 +360,6 @@ def quantity_key(
         terms.append(f"per:{per}")
         key += f"/per_{per}"
     return key, terms
-
-
-def article_event(sentences: list[str]) -> str | None:
-    """The event noun an article mentions most: the default for dates with no event nearby."""
-    counts = Counter()
-    for sentence in sentences:
-        for word in re.findall(r"[a-z]+", sentence.lower()):
-            if word in lx.EVENT_NOUNS:
-                counts[lx.EVENT_SYNONYMS.get(word, word)] += 1
-    return counts.most_common(1)[0][0] if counts else None
 
 
 _SUBSET_BEFORE = re.compile(
@@ -246,14 +376,38 @@ _DATA_SOURCE_BEFORE = re.compile(
 )
 
 
-def date_key(sentence: str, start: int, end: int, default_event: str | None) -> tuple[str, list]:
+# Where a source spoke, not what happened: "in an interview with the Post", "at a news
+# conference". A date right after the frame ("in an interview on Tuesday") dates the statement.
+_SOURCING_FRAME = re.compile(
+    r"\b(?:in|during|at)\s+(?:a|an|the|his|her|their|its)\s+(?:[a-z-]+\s+)?"
+    r"(?P<noun>interview|briefing|speech|statement|news conference|press conference)\b"
+    r"(?P<date_gap>\s+(?:on|last|this|earlier)\b)?",
+    re.IGNORECASE,
+)
+
+
+def date_key(
+    sentence: str,
+    start: int,
+    end: int,
+    sources: list[tuple[int, int]] = (),
+) -> tuple[str, list]:
+    """sources: spans of the sentence that name a claim's source ("a person briefed on the
+    talks", "A briefing document", "Summit News Network"); an event noun there is not what
+    the date dates."""
+    skip = list(sources)
+    for m in _SOURCING_FRAME.finditer(sentence):
+        if m.group("date_gap") and m.end() <= start <= m.end() + 2:
+            return "date:statement", ["sourcing-frame"]
+        skip.append((m.start(), m.end()))
     best, best_distance = None, None
     for m in re.finditer(r"[A-Za-z]+", sentence):
         word = m.group(0).lower()
-        if word in lx.EVENT_NOUNS:
-            distance = start - m.end() if m.end() <= start else m.start() - end
-            if best_distance is None or abs(distance) < best_distance:
-                best, best_distance = lx.EVENT_SYNONYMS.get(word, word), abs(distance)
+        if word not in lx.EVENT_NOUNS or any(b <= m.start() < e for b, e in skip):
+            continue
+        distance = start - m.end() if m.end() <= start else m.start() - end
+        if best_distance is None or abs(distance) < best_distance:
+            best, best_distance = lx.EVENT_SYNONYMS.get(word, word), abs(distance)
     if best:
         return f"date:{best}", [f"event-noun:{best}"]
     before = sentence[:start]
@@ -262,6 +416,4 @@ def date_key(sentence: str, start: int, end: int, default_event: str | None) -> 
     if action := _governing_action(before):
         # "ICE detained 1,600 immigrants on May 28" dates the detentions, not the article's event.
         return f"date:{action}", [f"verb:{action}"]
-    if default_event:
-        return f"date:{default_event}", [f"article-event:{default_event}"]
     return "date:event", ["no-event"]

@@ -31,6 +31,14 @@ _VAGUE = re.compile(
     r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
     re.IGNORECASE,
 )
+_VAGUE_SCALED = re.compile(
+    r"\b(?P<phrase>(?P<factor>"
+    + "|".join(lx.VAGUE_FACTORS)
+    + r")\s+(?P<scale>"
+    + "|".join(lx.VAGUE_SCALES)
+    + r"))\b(?!\s+of\b)",
+    re.IGNORECASE,
+)
 _MULTIPLIER = re.compile(
     r"\b(?P<word>double|doubled|tripled?|quadrupled?|twice|half|\w+fold)\b(?=\s+(?:the|as|its|their|"
     r"that|what|from|to|in|since)\b)|\b(?P<verb>doubled|tripled|quadrupled)\b",
@@ -150,7 +158,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     for m in _WORD_NUMBER.finditer(sentence):
         if m.start() > 0 and sentence[m.start() - 1] in "-–":
             continue  # "7-Eleven"
-        if m.group(0)[0].isupper() and sentence[: m.start()].strip(' "“‘(') != "":
+        if is_name_word(sentence, m.start()):
             continue  # a capitalised number word mid-sentence is a name
         if m.group(0).lower() == "one":
             continue  # "one of them", "one official": a pronoun far more often than a count
@@ -174,6 +182,25 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 "vague",
                 float(low),
                 float(high),
+            )
+        )
+    for m in _VAGUE_SCALED.finditer(sentence):
+        (low, high), scale = (
+            lx.VAGUE_FACTORS[m.group("factor").lower()],
+            lx.VAGUE_SCALES[m.group("scale").lower()],
+        )
+        found.append(
+            Quantity(
+                m.start(),
+                m.end(),
+                m.start(),
+                m.end(),
+                "count",
+                None,
+                m.group("phrase").lower(),
+                "vague",
+                float(low * scale),
+                float((high + 1) * scale - 1),
             )
         )
     for m in _MULTIPLIER.finditer(sentence):
@@ -209,7 +236,7 @@ _STREET = re.compile(
     r"\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.|"
     r"Lane|Ln\.|Drive|Dr\.|Way|Place|Court|Parkway|Pike|Square)(?!\w)"
 )
-_NAME_BEFORE = re.compile(r"(?<=[^.!?“\"]\s)(?P<word>[A-Z][A-Za-z]*)\s$")
+_NAME_BEFORE = re.compile(r"(?<=[^.!?“\"—–:(]\s)(?P<word>[A-Z][A-Za-z]*)\s$")
 _AGE_BEFORE = re.compile(r"[A-Z][\w'’.-]+,\s$")
 
 
@@ -231,6 +258,7 @@ def _is_identifier(sentence: str, q: Quantity) -> bool:
         name
         and name.group("word").lower() not in lx.MONTHS
         and name.group("word").lower() not in lx.WEEKDAYS
+        and name.group("word").lower() not in lx.QUALIFIERS  # "— Approximately 680 evacuees"
     )
 
 
@@ -329,6 +357,8 @@ def head_unit(tokens: list[str]) -> str | None:
     if head in lx.PLACEHOLDER_HEADS and len(words) > 1:
         head = words[-2].lower()
     head = _plural(head)
+    if len(words) > 1 and (pair := f"{words[-2].lower()} {head}") in lx.HEAD_SYNONYMS:
+        return lx.HEAD_SYNONYMS[pair]  # "service members" are troops
     return lx.HEAD_SYNONYMS.get(head, head)
 
 
@@ -434,13 +464,20 @@ def _next_word(sentence: str, end: int) -> str | None:
     return m.group(1) if m else None
 
 
+def is_name_word(sentence: str, start: int) -> bool:
+    """A capitalised word inside the sentence is part of a name ("the Daily Sentinel"); one
+    opening the sentence, a quote, a parenthesis or the text after a dateline's dash is not."""
+    return sentence[start].isupper() and not re.search(r"(?:^|[“\"‘'(—–:])\s*$", sentence[:start])
+
+
 def _rate(sentence: str, q: Quantity) -> str | None:
     after = _RATE_AFTER.match(sentence[q.end :])
-    if after:
+    if after and not (after.group("adv") and is_name_word(sentence, q.end + after.start("adv"))):
         return lx.RATE_PERIODS.get((after.group("p") or "").lower()) or lx.RATE_ADVERBS.get(
             (after.group("adv") or "").lower()
         )
-    if q.kind in ("count",) and (before := _RATE_BEFORE.search(sentence[: q.start])):
+    before = _RATE_BEFORE.search(sentence[: q.start])
+    if q.kind in ("count",) and before and not is_name_word(sentence, before.start("adv")):
         adv = before.group("adv").lower()
         return {"annual": "year"}.get(adv) or lx.RATE_ADVERBS.get(adv)
     return None
