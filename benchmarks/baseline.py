@@ -40,6 +40,7 @@ from lake.synthetic.generate import generate
 _EPOCH = date(1970, 1, 1)
 OPEN_BOUND_FACTOR = 1.5  # dbt_project.yml var open_bound_factor
 MAGNITUDE_GAP = 10  # dbt_project.yml var magnitude_gap
+UNRECONCILED_MEASURES = {"date:statement"}  # dbt_project.yml var unreconciled_measures
 _INF = float("inf")
 
 
@@ -325,19 +326,13 @@ def _measure_id(key: tuple) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
-def reconcile(
-    claims: list[dict], story: dict[str, str], without_statement_dates: bool = False
-) -> tuple[list[dict], list[dict]]:
+def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], list[dict]]:
     """dbt_project/models: measures per (story, kind, measure_key, per, magnitude band)
     reconciled, merged into facts (int_measure_merges), facts reconciled (facts.sql,
-    fact_conflicts.sql).
-
-    without_statement_dates: a proposed rule, not in dbt_project yet (--without-statement-dates):
-    claims keyed "date:statement" (when a source spoke: "told the Post on Thursday", "reported
-    earlier this week") date an article's sourcing, not its story's event, and make no fact."""
+    fact_conflicts.sql)."""
     by_key: dict[tuple, list[dict]] = defaultdict(list)
     for c in claims:
-        if without_statement_dates and c["measure_key"] == "date:statement":
+        if c["measure_key"] in UNRECONCILED_MEASURES:
             continue
         key = (story[c["article_id"]], c["kind"], c["measure_key"], c["per"] or "")
         by_key[key].append(_interval(c))
@@ -400,7 +395,7 @@ def _write_jsonl(path: Path, rows: list[dict]) -> None:
             out.write(json.dumps(row, default=str) + "\n")
 
 
-def measure(n: int, workdir: Path, seed: int, without_statement_dates: bool = False) -> dict:
+def measure(n: int, workdir: Path, seed: int) -> dict:
     corpus = workdir / f"corpus{n}"
     generate(n, max(1, n // 10), seed, corpus)
     files = sorted(p for p in (corpus / "articles").rglob("*.txt"))
@@ -446,7 +441,7 @@ def measure(n: int, workdir: Path, seed: int, without_statement_dates: bool = Fa
     stages["stories"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    facts, conflicts = reconcile(claims, story, without_statement_dates)
+    facts, conflicts = reconcile(claims, story)
     _write_jsonl(out / "facts.jsonl", facts)
     _write_jsonl(out / "fact_conflicts.jsonl", conflicts)
     stages["gold"] = time.perf_counter() - started
@@ -479,16 +474,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--articles", type=int, nargs="+", default=[1000])
     parser.add_argument("--seed", type=int, default=23)
-    parser.add_argument(
-        "--without-statement-dates",
-        action="store_true",
-        help="proposed reconciliation rule (not in dbt_project): date:statement claims make no "
-        "fact; gold no longer equals the baseline with it",
-    )
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="claimhouse-baseline-"))
     try:
-        runs = [measure(n, workdir, args.seed, args.without_statement_dates) for n in args.articles]
+        runs = [measure(n, workdir, args.seed) for n in args.articles]
         print(
             json.dumps(
                 {
@@ -496,7 +485,6 @@ def main() -> None:
                     "date": datetime.now(UTC).strftime("%Y-%m-%d"),
                     "machine": f"{platform.machine()}, 1 process",
                     "seed": args.seed,
-                    "without_statement_dates": args.without_statement_dates,
                     "runs": runs,
                 }
             )

@@ -17,7 +17,7 @@ from lake.contracts.enforce import enforce_tables
 from lake.gold.build import GOLD_TABLES, GoldSummary, build_gold, gold_is_current
 from lake.schemas import TABLES
 from lake.silver.publish import SilverSummary, extract_new
-from lake.silver.stories import StoriesSummary, publish_stories
+from lake.silver.publish_stories import StoriesSummary, publish_stories
 from lake.storage import Lake
 
 Progress = Callable[[str], None]

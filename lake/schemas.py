@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pyspark.sql.types import (
     ArrayType,
+    BooleanType,
     DoubleType,
     IntegerType,
     LongType,
@@ -185,11 +186,40 @@ SILVER_ARTICLE_STORIES = TableSpec(
     schema=StructType(
         [
             _f("article_id", StringType(), False),
-            _f("story_id", StringType(), False, "the story's smallest article_id"),
+            _f("story_id", StringType(), False, "smallest article_id when the story was formed"),
             _f("story_size", IntegerType(), False, "articles in the story"),
             _f("story_method", StringType(), False, "lake.silver.stories.STORY_METHOD"),
             _f("grouped_at", TimestampType(), False),
             _f("run_id", StringType(), False, "the run that last changed this row"),
+        ]
+    ),
+)
+
+SILVER_ARTICLE_TERMS = TableSpec(
+    name="silver.article_terms",
+    key=("article_id",),
+    description="Each article's distinct words and specific figures, as story grouping reads "
+    "them: tokenized once, when the article first arrives.",
+    schema=StructType(
+        [
+            _f("article_id", StringType(), False),
+            _f(
+                "terms",
+                ArrayType(
+                    StructType(
+                        [
+                            # Delta keeps no NOT NULL inside arrays.
+                            _f("term", StringType(), True, "lower-cased word, or '#' + digits"),
+                            _f("proper", BooleanType(), True, "capitalized inside a sentence"),
+                            _f("lower_seen", BooleanType(), True, "written in lower case"),
+                        ]
+                    ),
+                    True,
+                ),
+                False,
+            ),
+            _f("terms_method", StringType(), False, "lake.silver.stories.TERMS_METHOD"),
+            _f("run_id", StringType(), False),
         ]
     ),
 )
@@ -203,6 +233,7 @@ TABLES: dict[str, TableSpec] = {
         SILVER_CLAIMS,
         SILVER_CLAIMS_QUARANTINE,
         SILVER_EXTRACTIONS,
+        SILVER_ARTICLE_TERMS,
         SILVER_ARTICLE_STORIES,
     )
 }

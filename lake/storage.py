@@ -64,6 +64,13 @@ class Lake:
         df.write.format("delta").mode("append").save(str(self.path(spec.name)))
         return self.version(spec.name)
 
+    def overwrite(self, spec: TableSpec, df: DataFrame) -> int:
+        """Replace every row in one commit (the old rows stay readable by time travel);
+        returns the new table version."""
+        self.ensure(spec)
+        df.write.format("delta").mode("overwrite").save(str(self.path(spec.name)))
+        return self.version(spec.name)
+
     def merge_insert(self, spec: TableSpec, df: DataFrame) -> MergeResult:
         """Insert rows whose key is not in the table yet; existing keys are left unchanged.
 

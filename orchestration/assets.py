@@ -16,7 +16,7 @@ from lake.schemas import (
     SILVER_CLAIMS_QUARANTINE,
 )
 from lake.silver.publish import extract_new
-from lake.silver.stories import publish_stories
+from lake.silver.publish_stories import publish_stories
 from orchestration.checks import contract_check_results, contract_check_specs
 from orchestration.metadata import table_metadata
 from orchestration.resources import LakeResource

@@ -53,7 +53,7 @@ def gold(spark, tmp_path_factory):
     from lake.config import load_settings
     from lake.gold.build import build_gold
     from lake.silver.publish import extract_new
-    from lake.silver.stories import publish_stories
+    from lake.silver.publish_stories import publish_stories
     from lake.storage import Lake
 
     settings = load_settings(warehouse=tmp_path_factory.mktemp("gold") / "warehouse")

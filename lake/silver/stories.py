@@ -21,8 +21,9 @@ Stories are then formed by average linkage over those links: two groups merge wh
 similarity over all their pairs of articles (missing links count 0) is >= LINK_THRESHOLD, so
 one stray link does not chain two stories together.
 
-The grouping is recomputed over every article each run (a new article can join or bridge
-stories); a story's id is its smallest article_id.
+A story's id is its smallest article_id when it is formed. This module holds the rules and their
+Spark form; lake.silver.publish_stories decides, per run, whether to group every article anew or
+to continue the linkage from the stories there are (new articles joining or bridging them).
 """
 
 from __future__ import annotations
@@ -30,18 +31,24 @@ from __future__ import annotations
 import heapq
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
 
+import numpy as np
 import pandas as pd
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
-from pyspark.sql.types import BooleanType, StringType, StructField, StructType
-
-from lake.schemas import BRONZE_ARTICLES, SILVER_ARTICLE_STORIES
-from lake.storage import Lake
+from pyspark.sql.types import (
+    ArrayType,
+    BooleanType,
+    DoubleType,
+    IntegerType,
+    StringType,
+    StructField,
+    StructType,
+)
+from scipy import sparse
 
 STORY_METHOD = "stories-3"  # 2: name evidence counted per date window; 3: figures as names
+TERMS_METHOD = "terms-2"  # what article_terms returns; 2: specific figures as names
 LINK_THRESHOLD = 0.1
 PROPER_NAME_WEIGHT = 2.0
 MAX_DF_SHARE = 0.05  # words in more than 5% of articles (at least 50) carry no story signal
@@ -62,12 +69,18 @@ not but they their them been its into than about after over more also who which 
 where there other some out new one two three four five six"""
 _STOP = frozenset(_STOPWORDS.split())
 
-_TERMS = StructType(
+_TERM = StructType(
+    [
+        StructField("term", StringType(), True),
+        StructField("proper", BooleanType(), True),  # capitalized inside a sentence
+        StructField("lower_seen", BooleanType(), True),  # written in lower case here
+    ]
+)
+# One row per article with its distinct terms: what silver.article_terms stores.
+ARTICLE_TERMS = StructType(
     [
         StructField("article_id", StringType(), False),
-        StructField("term", StringType(), False),
-        StructField("proper", BooleanType(), False),  # capitalized inside a sentence
-        StructField("lower_seen", BooleanType(), False),  # written in lower case here
+        StructField("terms", ArrayType(_TERM, True), False),
     ]
 )
 
@@ -106,29 +119,55 @@ def _is_specific_figure(digits: str) -> bool:
 def _terms_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
     for batch in batches:
         rows = [
-            (rec.article_id, term, proper, lower)
+            (
+                rec.article_id,
+                [
+                    {"term": term, "proper": proper, "lower_seen": lower}
+                    for term, (proper, lower) in article_terms(
+                        f"{rec.title or ''}\n{rec.body or ''}"
+                    ).items()
+                ],
+            )
             for rec in batch.itertuples(index=False)
-            for term, (proper, lower) in article_terms(
-                f"{rec.title or ''}\n{rec.body or ''}"
-            ).items()
         ]
-        yield pd.DataFrame(rows, columns=_TERMS.fieldNames())
+        yield pd.DataFrame(rows, columns=ARTICLE_TERMS.fieldNames())
+
+
+def tokenize(articles: DataFrame) -> DataFrame:
+    """(article_id, terms) of articles (article_id, title, body): article_terms on the
+    executors."""
+    return articles.select("article_id", "title", "body").mapInPandas(_terms_batches, ARTICLE_TERMS)
+
+
+def explode_terms(terms_per_article: DataFrame) -> DataFrame:
+    """(article_id, term, proper, lower_seen): one row per term of each article."""
+    return terms_per_article.select("article_id", F.explode("terms").alias("t")).select(
+        "article_id", "t.term", "t.proper", "t.lower_seen"
+    )
 
 
 def average_linkage(
-    nodes: Iterable[str], links: Iterable[tuple[str, str, float]], threshold: float
+    nodes: Iterable[str],
+    links: Iterable[tuple[str, str, float]],
+    threshold: float,
+    sizes: dict[str, int] | None = None,
 ) -> dict[str, str]:
     """node -> its group's smallest node. Merges the two groups of highest mean pairwise
-    similarity (absent links count 0) while that mean is >= threshold."""
-    size = {n: 1 for n in nodes}
+    similarity (absent links count 0) while that mean is >= threshold. A node may stand for a
+    group formed earlier: `sizes` gives its articles (default 1), and a link's similarity is
+    then the sum over the pairs of articles it joins, so the linkage goes on from there."""
+    sizes = sizes or {}
+    size = {n: sizes.get(n, 1) for n in nodes}
     members = {n: [n] for n in size}
     adjacent: dict[str, dict[str, float]] = {n: {} for n in size}
     for a, b, similarity in links:
         if a != b:
             adjacent[a][b] = adjacent[b][a] = adjacent[a].get(b, 0.0) + similarity
-    heap = [
-        (-w, a, b) for a in adjacent for b, w in adjacent[a].items() if a < b and w >= threshold
-    ]
+    heap = []
+    for a in adjacent:
+        for b, w in adjacent[a].items():
+            if a < b and w / (size[a] * size[b]) >= threshold:
+                heap.append((-w / (size[a] * size[b]), a, b))
     heapq.heapify(heap)
     while heap:
         negative_mean, a, b = heapq.heappop(heap)
@@ -152,63 +191,163 @@ def average_linkage(
     return {m: min(group) for group in members.values() for m in group}
 
 
-_STORY_OF = StructType(
+# Input of the linkage: links between nodes, where a node is an article or a story formed
+# earlier (named by its story_id, its smallest article_id).
+EDGES = StructType(
     [
-        StructField("article_id", StringType(), False),
-        StructField("story_id", StringType(), False),
+        StructField("a", StringType(), False),
+        StructField("b", StringType(), False),
+        StructField("weight", DoubleType(), False),  # sum of the article links it stands for
+        StructField("size_a", IntegerType(), False),
+        StructField("size_b", IntegerType(), False),
+    ]
+)
+_GROUP_OF = StructType(
+    [
+        StructField("node", StringType(), False),
+        StructField("group_id", StringType(), False),
     ]
 )
 
 
 def _link_groups(frame: pd.DataFrame) -> pd.DataFrame:
-    nodes = set(frame["a"]) | set(frame["b"])
-    story = average_linkage(
-        nodes, zip(frame["a"], frame["b"], frame["similarity"], strict=True), LINK_THRESHOLD
+    sizes = dict(zip(frame["a"], frame["size_a"].astype(int), strict=True))
+    sizes.update(zip(frame["b"], frame["size_b"].astype(int), strict=True))
+    group = average_linkage(
+        sizes, zip(frame["a"], frame["b"], frame["weight"], strict=True), LINK_THRESHOLD, sizes
     )
-    return pd.DataFrame(list(story.items()), columns=_STORY_OF.fieldNames())
+    return pd.DataFrame(list(group.items()), columns=_GROUP_OF.fieldNames())
 
 
-def _article_terms(articles: DataFrame) -> DataFrame:
-    return articles.select("article_id", "title", "body").mapInPandas(_terms_batches, _TERMS)
-
-
-def _weighted_terms(terms: DataFrame, n: int) -> DataFrame:
-    """terms with df, name and TF-IDF weight w."""
-    stats = terms.groupBy("term").agg(F.count("*").alias("df"), F.max("lower_seen").alias("common"))
+def link_groups(edges: DataFrame) -> DataFrame:
+    """(node, group_id) for every node of `edges` (EDGES) by average linkage; group_id is the
+    group's smallest node. Linkage is global, so one task sees every edge; the result stays on
+    the executors (a local checkpoint: nothing is collected to the driver)."""
     return (
-        terms.join(stats, "term")
-        .withColumn("name", F.col("proper") & ~F.col("common"))
-        .withColumn("idf", F.log((1 + n + PSEUDO_ARTICLES) / (1 + F.col("df"))) + 1)
-        .withColumn("w", F.col("idf") * F.when(F.col("name"), PROPER_NAME_WEIGHT).otherwise(1.0))
+        edges.withColumn("all", F.lit(0))
+        .groupBy("all")
+        .applyInPandas(_link_groups, _GROUP_OF)
+        .localCheckpoint(eager=True)
     )
 
 
-def _window_dots(postings: DataFrame) -> DataFrame:
-    """(a < b, dot) over the terms two articles share, for pairs published within WINDOW_DAYS
-    of each other or with either date unknown. Dated postings are joined per (term, bucket of
-    WINDOW_DAYS days) against the neighbouring buckets only: a pair in the window is at most
-    one bucket apart, so common terms no longer pair every article with every other."""
-    dated = postings.where(F.col("day").isNotNull()).withColumn(
-        "bucket", F.floor(F.col("day") / WINDOW_DAYS)
+def term_stats(terms: DataFrame) -> DataFrame:
+    """(term, df, common) over every article's terms: in how many articles the term stands,
+    and whether any writes it in lower case (then it is no proper name)."""
+    return terms.groupBy("term").agg(F.count("*").alias("df"), F.max("lower_seen").alias("common"))
+
+
+def weighted_terms(terms: DataFrame, stats: DataFrame, n: int) -> DataFrame:
+    """(article_id, term, df, name, w): each article's terms with their corpus statistics
+    (term_stats over all n articles), whether they are a name, and their TF-IDF weight."""
+    name = F.col("proper") & ~F.col("common")
+    idf = F.log((1 + n + PSEUDO_ARTICLES) / (1 + F.col("df"))) + 1
+    return terms.join(stats, "term").select(
+        "article_id",
+        "term",
+        "df",
+        name.alias("name"),
+        (idf * F.when(name, PROPER_NAME_WEIGHT).otherwise(1.0)).alias("w"),
     )
-    near = dated.withColumn(
-        "bucket", F.explode(F.array(*(F.col("bucket") + k for k in (-1, 0, 1))))
+
+
+def articles_near(day: DataFrame, focus: DataFrame) -> DataFrame | None:
+    """(article_id) of every article links(focus=...) reads: those of the focus's WINDOW_DAYS
+    buckets and the two on either side (pairs lie within one bucket, and a name's window count
+    reaches one more), and the undated ones. None when a focus article is undated: it pairs
+    with every article."""
+    focus_days = day.join(focus, "article_id", "left_semi")
+    if not focus_days.where(F.col("day").isNull()).isEmpty():
+        return None
+    bucket = F.floor(F.col("day") / WINDOW_DAYS)
+    near = (
+        focus_days.select(bucket.alias("b"))
+        .distinct()
+        .select(F.explode(F.array(*(F.col("b") + k for k in range(-2, 3)))).alias("b"))
+        .distinct()
     )
-    a, b = dated.alias("a"), near.alias("b")
-    in_window = (
-        a.join(
-            b,
-            (F.col("a.term") == F.col("b.term"))
-            & (F.col("a.bucket") == F.col("b.bucket"))
-            & (F.col("a.article_id") < F.col("b.article_id")),
+    dated = day.withColumn("b", bucket).join(near, "b", "left_semi").select("article_id")
+    return dated.union(day.where(F.col("day").isNull()).select("article_id"))
+
+
+_CANDIDATE = StructType(
+    [
+        StructField("a", StringType(), False),
+        StructField("b", StringType(), False),
+        StructField("similarity", DoubleType(), False),
+    ]
+)
+
+
+def _bucket_candidates(frame: pd.DataFrame) -> pd.DataFrame:
+    """Candidate pairs of one bucket: its articles (`home`) against each other and against the
+    next bucket's, as sparse products of their weighted term vectors; pairs more than
+    WINDOW_DAYS apart or under LINK_THRESHOLD are dropped."""
+    ids, article = np.unique(frame["article_id"].to_numpy(dtype=object), return_inverse=True)
+    terms, term = np.unique(frame["term"].to_numpy(dtype=object), return_inverse=True)
+    matrix = sparse.csr_matrix(
+        (frame["w"].to_numpy(dtype=float), (article, term)), shape=(len(ids), len(terms))
+    )
+    day = np.zeros(len(ids))
+    day[article] = frame["day"].to_numpy(dtype=float)
+    norm = np.ones(len(ids))
+    norm[article] = frame["norm"].to_numpy(dtype=float)
+    is_home = frame["home"].to_numpy(dtype=bool)
+    home, after = np.unique(article[is_home]), np.unique(article[~is_home])
+    same = sparse.triu(matrix[home] @ matrix[home].T, k=1).tocoo()
+    across = (matrix[home] @ matrix[after].T).tocoo()
+    left = np.concatenate([home[same.row], home[across.row]])
+    right = np.concatenate([home[same.col], after[across.col]])
+    similarity = np.concatenate([same.data, across.data]) / (norm[left] * norm[right])
+    keep = (similarity >= LINK_THRESHOLD) & (np.abs(day[left] - day[right]) <= WINDOW_DAYS)
+    x, y = ids[left[keep]], ids[right[keep]]
+    first = x < y
+    return pd.DataFrame(
+        {
+            "a": np.where(first, x, y),
+            "b": np.where(first, y, x),
+            "similarity": similarity[keep],
+        }
+    )
+
+
+def _window_candidates(postings: DataFrame, norms: DataFrame) -> DataFrame:
+    """(a < b, similarity >= LINK_THRESHOLD) for pairs published within WINDOW_DAYS of each
+    other or with either date unknown. Dated articles are compared per bucket of WINDOW_DAYS
+    days, each bucket with itself and the next (a pair in the window is at most one bucket
+    apart): one sparse product per bucket instead of a join on every shared term."""
+    with_norm = postings.join(norms, "article_id")
+    bucket = F.floor(F.col("day") / WINDOW_DAYS)
+    placed = F.explode(
+        F.array(
+            F.struct(bucket.alias("g"), F.lit(True).alias("home")),
+            F.struct((bucket - 1).alias("g"), F.lit(False).alias("home")),
         )
-        .where(F.abs(F.col("a.day") - F.col("b.day")) <= WINDOW_DAYS)
-        .select(
-            F.col("a.article_id").alias("a"),
-            F.col("b.article_id").alias("b"),
-            (F.col("a.w") * F.col("b.w")).alias("product"),
-        )
+    ).alias("k")
+    dated = (
+        with_norm.where(F.col("day").isNotNull())
+        .select("term", "article_id", "w", "day", "norm", placed)
+        .select("term", "article_id", "w", "day", "norm", "k.g", "k.home")
+        .groupBy("g")
+        .applyInPandas(_bucket_candidates, _CANDIDATE)
     )
+    return dated.unionByName(_cosine(_undated_dots(postings), norms))
+
+
+def _cosine(dots: DataFrame, norms: DataFrame) -> DataFrame:
+    """(a, b, similarity) of pairs (a, b, dot) at or above LINK_THRESHOLD."""
+    na = norms.select(F.col("article_id").alias("a"), F.col("norm").alias("na"))
+    nb = norms.select(F.col("article_id").alias("b"), F.col("norm").alias("nb"))
+    return (
+        dots.join(na, "a")
+        .join(nb, "b")
+        .select("a", "b", (F.col("dot") / (F.col("na") * F.col("nb"))).alias("similarity"))
+        .where(F.col("similarity") >= LINK_THRESHOLD)
+    )
+
+
+def _undated_dots(postings: DataFrame) -> DataFrame:
+    """(a < b, dot) over the terms shared by pairs with an undated article."""
     # An undated article pairs with every other one; a pair of two undated ones is kept once.
     u, p = postings.where(F.col("day").isNull()).alias("u"), postings.alias("p")
     undated = u.join(
@@ -221,63 +360,110 @@ def _window_dots(postings: DataFrame) -> DataFrame:
         F.greatest("u.article_id", "p.article_id").alias("b"),
         (F.col("u.w") * F.col("p.w")).alias("product"),
     )
-    return in_window.unionByName(undated).groupBy("a", "b").agg(F.sum("product").alias("dot"))
+    return undated.groupBy("a", "b").agg(F.sum("product").alias("dot"))
 
 
-def _links(articles: DataFrame, weighted: DataFrame, n: int) -> DataFrame:
+def _focus_dots(postings: DataFrame, focus: DataFrame) -> DataFrame:
+    """_window_dots for the pairs with at least one article in `focus` (article_id): the
+    focus's postings, few, joined by term to every posting in the date window."""
+    mark = focus.select("article_id", F.lit(True).alias("in_focus"))
+    f = postings.join(focus, "article_id", "left_semi").alias("f")
+    p = postings.join(mark, "article_id", "left").alias("p")
+    pairs = f.join(
+        p,
+        (F.col("f.term") == F.col("p.term"))
+        & (F.col("f.article_id") != F.col("p.article_id"))
+        # a pair of two focus articles is counted from its smaller side only
+        & (F.col("p.in_focus").isNull() | (F.col("f.article_id") < F.col("p.article_id")))
+        & (
+            F.col("f.day").isNull()
+            | F.col("p.day").isNull()
+            | (F.abs(F.col("f.day") - F.col("p.day")) <= WINDOW_DAYS)
+        ),
+    ).select(
+        F.least("f.article_id", "p.article_id").alias("a"),
+        F.greatest("f.article_id", "p.article_id").alias("b"),
+        (F.col("f.w") * F.col("p.w")).alias("product"),
+    )
+    return pairs.groupBy("a", "b").agg(F.sum("product").alias("dot"))
+
+
+def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None = None) -> DataFrame:
+    """Links (a < b, similarity, name_evidence) between articles, as the module docstring
+    defines them, from weighted terms (weighted_terms; with `focus`, those of articles_near it
+    suffice) and every article's day (days since 1970, null when undated). With `focus`
+    (article_id), only the links with at least one end in it.
+
+    Runs the pair search before returning: postings, dot products and candidate pairs are each
+    computed once and kept on the executors (local checkpoints), as every later step reads
+    them again; the result itself is lazy."""
     cap = max(MIN_DF_CAP, int(n * MAX_DF_SHARE))
-    day = articles.select(
-        "article_id", F.datediff(F.to_date("published_at"), F.lit("1970-01-01")).alias("day")
-    )
     vector = weighted.where(F.col("df") <= cap)
-    norms = vector.groupBy("article_id").agg(F.sqrt(F.sum(F.col("w") ** 2)).alias("norm"))
     postings = (
-        vector.where(F.col("df") >= 2).select("term", "article_id", "w").join(day, "article_id")
+        vector.where(F.col("df") >= 2)
+        .select("term", "article_id", "w")
+        .join(day, "article_id")
+        .localCheckpoint(eager=True)
     )
-    dots = _window_dots(postings)
-    na = norms.select(F.col("article_id").alias("a"), F.col("norm").alias("na"))
-    nb = norms.select(F.col("article_id").alias("b"), F.col("norm").alias("nb"))
-    candidates = (
-        dots.join(na, "a")
-        .join(nb, "b")
-        .select("a", "b", (F.col("dot") / (F.col("na") * F.col("nb"))).alias("similarity"))
-        .where(F.col("similarity") >= LINK_THRESHOLD)
+    if focus is None:
+        norms = _norms(vector)
+        candidates = _window_candidates(postings, norms).localCheckpoint(eager=True)
+    else:
+        dots = _focus_dots(postings, focus).localCheckpoint(eager=True)
+        norms = _norms(vector.join(_ends(dots), "article_id", "left_semi"))
+        candidates = _cosine(dots, norms).localCheckpoint(eager=True)
+    names = _window_name_counts(weighted, day, n, None if focus is None else _ends(candidates))
+    # Each article's names as one map term -> (df_w, n_w): a pair's evidence is a fold over one
+    # map's keys, not a join that multiplies every pair by its names.
+    name_map = names.groupBy("article_id").agg(
+        F.map_from_entries(F.collect_list(F.struct("term", F.struct("df_w", "n_w")))).alias("m")
     )
-    names = _window_name_counts(weighted, day, n)
-    ea = names.select(
-        F.col("article_id").alias("a"),
-        "term",
-        F.col("df_w").alias("df_a"),
-        F.col("n_w").alias("n_a"),
-    )
-    eb = names.select(
-        F.col("article_id").alias("b"),
-        "term",
-        F.col("df_w").alias("df_b"),
-        F.col("n_w").alias("n_b"),
-    )
-    evidence = (
-        candidates.select("a", "b")
-        .join(ea, "a")
-        .join(eb, ["b", "term"])
-        .groupBy("a", "b")
-        .agg(
-            F.sum(
-                F.log((F.greatest("n_a", "n_b") + PSEUDO_ARTICLES) / F.greatest("df_a", "df_b"))
-            ).alias("name_evidence")
+    ma = name_map.select(F.col("article_id").alias("a"), F.col("m").alias("ma"))
+    mb = name_map.select(F.col("article_id").alias("b"), F.col("m").alias("mb"))
+
+    def shared(total, term):
+        x, y = F.col("ma")[term], F.col("mb")[term]
+        weight = F.log(
+            (F.greatest(x["n_w"], y["n_w"]) + PSEUDO_ARTICLES) / F.greatest(x["df_w"], y["df_w"])
         )
+        return total + F.when(y.isNotNull(), weight).otherwise(F.lit(0.0))
+
+    evidence = F.aggregate(F.map_keys("ma"), F.lit(0.0), shared)
+    return (
+        candidates.join(ma, "a")
+        .join(mb, "b")
+        .select("a", "b", "similarity", evidence.alias("name_evidence"))
+        .where(F.col("name_evidence") >= MIN_NAME_EVIDENCE)
     )
-    return candidates.join(evidence, ["a", "b"]).where(F.col("name_evidence") >= MIN_NAME_EVIDENCE)
 
 
-def _window_name_counts(weighted: DataFrame, day: DataFrame, n: int) -> DataFrame:
+def _norms(vector: DataFrame) -> DataFrame:
+    return vector.groupBy("article_id").agg(F.sqrt(F.sum(F.col("w") ** 2)).alias("norm"))
+
+
+def _ends(pairs: DataFrame) -> DataFrame:
+    """The distinct articles (article_id) at either end of pairs (a, b)."""
+    return (
+        pairs.select(F.col("a").alias("article_id"))
+        .union(pairs.select(F.col("b").alias("article_id")))
+        .distinct()
+    )
+
+
+def _window_name_counts(
+    weighted: DataFrame, day: DataFrame, n: int, only: DataFrame | None = None
+) -> DataFrame:
     """(article_id, term, df_w, n_w) for each proper name of an article: how many articles of
     its date window (its WINDOW_DAYS bucket and the two beside it) contain the word, out of
     how many articles. A name common over years of news can still single out one story in its
-    fortnight; undated articles fall back to the whole corpus (df, n)."""
+    fortnight; undated articles fall back to the whole corpus (df, n). With `only`
+    (article_id), for those articles' names alone."""
     bucket = F.floor(F.col("day") / WINDOW_DAYS)
     around = F.explode(F.array(*(F.col("bucket") + k for k in (-1, 0, 1)))).alias("center")
-    name_terms = weighted.where("name").select("term").distinct()
+    names = weighted.where("name")
+    if only is not None:
+        names = names.join(only, "article_id", "left_semi")
+    name_terms = names.select("term").distinct()
     df_w = (
         weighted.join(name_terms, "term", "left_semi")
         .join(day.where(F.col("day").isNotNull()), "article_id")
@@ -296,8 +482,7 @@ def _window_name_counts(weighted: DataFrame, day: DataFrame, n: int) -> DataFram
         .agg(F.sum("c").alias("n_w"))
     )
     return (
-        weighted.where("name")
-        .join(day, "article_id")
+        names.join(day, "article_id")
         .withColumn("center", bucket)
         .join(df_w, ["term", "center"], "left")
         .join(n_w, "center", "left")
@@ -310,87 +495,16 @@ def _window_name_counts(weighted: DataFrame, day: DataFrame, n: int) -> DataFram
     )
 
 
+def article_days(articles: DataFrame) -> DataFrame:
+    """(article_id, day): days since 1970 of published_at, null when undated."""
+    return articles.select(
+        "article_id", F.datediff(F.to_date("published_at"), F.lit("1970-01-01")).alias("day")
+    )
+
+
 def story_links(articles: DataFrame) -> DataFrame:
     """Links (a < b, similarity, name_evidence) between articles (article_id, title, body,
-    published_at), as defined above. Lazy and uncached: assign_stories caches the terms."""
+    published_at), tokenizing them here: the rules without the tables."""
     n = articles.count()
-    return _links(articles, _weighted_terms(_article_terms(articles), n), n)
-
-
-def assign_stories(spark: SparkSession, articles: DataFrame) -> DataFrame:
-    """(article_id, story_id, story_size) for every article; an article with no link is a
-    story of its own. Runs the linkage before returning and keeps its result on the executors
-    (a local checkpoint: nothing is collected to the driver), so the term tables it caches
-    meanwhile can be released on return; the join back to every article stays lazy."""
-    n = articles.count()
-    # Each term table feeds several branches (df stats, vectors, postings, names): without a
-    # cache Spark re-runs the Python tokenizer for each.
-    terms = _article_terms(articles)
-    weighted = _weighted_terms(terms, n)
-    try:
-        terms.persist()
-        weighted.persist()
-        # One task sees every link: linkage is global. Links are few (about 17 per article
-        # at 10k).
-        grouped = (
-            _links(articles, weighted, n)
-            .select("a", "b", "similarity")
-            .withColumn("all", F.lit(0))
-            .groupBy("all")
-            .applyInPandas(_link_groups, _STORY_OF)
-            .localCheckpoint(eager=True)
-        )
-    finally:
-        weighted.unpersist()
-        terms.unpersist()
-    stories = (
-        articles.select("article_id")
-        .join(grouped, "article_id", "left")
-        .withColumn("story_id", F.coalesce("story_id", "article_id"))
-    )
-    size = stories.groupBy("story_id").agg(F.count("*").cast("int").alias("story_size"))
-    return stories.join(size, "story_id").select("article_id", "story_id", "story_size")
-
-
-@dataclass(frozen=True)
-class StoriesSummary:
-    articles: int
-    stories: int  # -1: not regrouped (no new article)
-    changed: int  # rows inserted or moved to another story by this run
-
-
-def publish_stories(spark: SparkSession, lake: Lake, run_id: str) -> StoriesSummary:
-    """Regroup every bronze article into stories; write only the rows that changed. Nothing
-    to do (no job beyond one check) when every article already has a story by this method."""
-    lake.ensure(SILVER_ARTICLE_STORIES)
-    articles = lake.read(BRONZE_ARTICLES.name).select("article_id", "title", "body", "published_at")
-    current = lake.read(SILVER_ARTICLE_STORIES.name).where(F.col("story_method") == STORY_METHOD)
-    if articles.join(current, "article_id", "left_anti").isEmpty():
-        return StoriesSummary(lake.count(SILVER_ARTICLE_STORIES.name), -1, 0)
-    assigned = assign_stories(spark, articles).persist()
-    try:
-        changed = assigned.join(
-            current.select("article_id", "story_id", "story_size"),
-            ["article_id", "story_id", "story_size"],
-            "left_anti",
-        ).persist()
-        n_changed = changed.count()
-        if n_changed:
-            lake.merge_upsert(
-                SILVER_ARTICLE_STORIES,
-                changed.select(
-                    "article_id",
-                    "story_id",
-                    "story_size",
-                    F.lit(STORY_METHOD).alias("story_method"),
-                    F.lit(datetime.now(UTC)).cast("timestamp").alias("grouped_at"),
-                    F.lit(run_id).alias("run_id"),
-                ),
-            )
-        changed.unpersist()
-        counts = assigned.agg(
-            F.count("*").alias("articles"), F.countDistinct("story_id").alias("stories")
-        ).first()
-        return StoriesSummary(int(counts["articles"]), int(counts["stories"]), n_changed)
-    finally:
-        assigned.unpersist()
+    terms = explode_terms(tokenize(articles))
+    return links(weighted_terms(terms, term_stats(terms), n), article_days(articles), n)

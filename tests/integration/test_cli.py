@@ -144,7 +144,7 @@ def test_run_end_to_end_twice(spark, tmp_path):
         "bronze: 5 files seen = 5 new articles + 0 unchanged + 0 duplicates + 0 rejected "
         "+ 0 sidecars; 5 read" in text
     )
-    assert "silver: 5 articles in 1 stories, 5 regrouped" in text
+    assert "silver: 5 articles grouped into 1 stories, 5 rows changed" in text
     assert "bronze.articles │ 5 │ 1" in text
     second = runner.invoke(app, list(args))
     assert second.exit_code == 0, second.output
@@ -154,7 +154,7 @@ def test_run_end_to_end_twice(spark, tmp_path):
     assert "silver: stories unchanged (no new article)" in again
     # Nothing new reached silver: dbt does not run, gold keeps its Delta version.
     assert "gold: unchanged (built from these silver and bronze versions already)" in again
-    assert "gold.facts │ 22 │ 1" in again
+    assert "gold.facts │ 21 │ 1" in again
     assert (tmp_path / "wh" / "bronze" / "articles" / "_delta_log").is_dir()
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()

@@ -11,7 +11,8 @@ from pathlib import Path
 from pyspark.sql import functions as F
 
 from lake.bronze.ingest import ingest
-from lake.silver.stories import STORY_METHOD, WINDOW_DAYS, publish_stories, story_links
+from lake.silver.publish_stories import publish_stories
+from lake.silver.stories import STORY_METHOD, WINDOW_DAYS, story_links
 from lake.synthetic.generate import generate
 
 LIMIT = 5 * 1024 * 1024
@@ -57,6 +58,54 @@ def test_synthetic_articles_group_by_their_event_and_reruns_change_nothing(spark
     assert (again.changed, again.stories) == (0, -1)  # nothing new: not even regrouped
     assert lake.version("silver.article_stories") == version
     assert lake.read("silver.article_stories").where(F.col("run_id") == "s2").count() == 0
+
+
+def test_new_articles_join_their_events_story_and_other_stories_stay(spark, lake, tmp_path):
+    corpus = tmp_path / "corpus"
+    generate(articles=80, events=8, seed=11, out=corpus)
+    articles_dir, later = corpus / "articles", tmp_path / "later"
+    # Hold back one article (and its sidecar) of each of three events: 3 of 80 arrive later.
+    held = []
+    for event in sorted(p for p in articles_dir.iterdir() if p.is_dir())[:3]:
+        article = sorted(event.glob("*.txt"))[-1]
+        for path in (article, article.with_suffix(".json")):
+            target = later / path.relative_to(articles_dir)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            path.rename(target)
+        held.append(article.relative_to(articles_dir).as_posix())
+    ingest(spark, lake, articles_dir, "s1", LIMIT)
+    first = publish_stories(spark, lake, "s1")
+    assert (first.mode, first.articles) == ("whole", 77)
+    before = {r["article_id"]: r for r in lake.read("silver.article_stories").collect()}
+
+    for path in later.rglob("*.*"):
+        target = articles_dir / path.relative_to(later)
+        path.rename(target)
+    ingest(spark, lake, articles_dir, "s2", LIMIT)
+    second = publish_stories(spark, lake, "s2")
+    assert (second.mode, second.new_articles, second.articles) == ("incremental", 3, 80)
+    assert lake.count("silver.article_terms") == 80  # each article tokenized once
+
+    uri = {
+        r["source_uri"]: r["article_id"]
+        for r in lake.read("bronze.articles").select("article_id", "source_uri").collect()
+    }
+    after = {r["article_id"]: r for r in lake.read("silver.article_stories").collect()}
+    for source_uri in held:
+        event = Path(source_uri).parent.name
+        siblings = [a for u, a in uri.items() if Path(u).parent.name == event and u != source_uri]
+        # It joins the story most of its event's articles were in, which keeps its id.
+        story = max(
+            {before[a]["story_id"] for a in siblings},
+            key=[before[a]["story_id"] for a in siblings].count,
+        )
+        assert after[uri[source_uri]]["story_id"] == story
+        assert after[uri[source_uri]]["run_id"] == "s2"
+    # Stories no new article joined were not rewritten.
+    joined = {after[uri[u]]["story_id"] for u in held}
+    untouched = [a for a, r in before.items() if r["story_id"] not in joined]
+    assert untouched and all(after[a] == before[a] for a in untouched)
+    assert second.changed == sum(1 for r in after.values() if r["run_id"] == "s2")
 
 
 def test_links_keep_the_date_window_across_time_buckets_and_undated_articles(spark):

@@ -50,3 +50,79 @@ def test_specific_figures_count_as_names_round_ones_and_years_do_not():
     figures = {t: v for t, v in terms.items() if t.startswith("#")}
     # Digits (separators dropped) weigh as proper names: never written in lower case.
     assert figures == {"#32824": (True, False), "#1190000": (True, False), "#120": (True, False)}
+
+
+def test_linkage_goes_on_from_stories_formed_earlier():
+    # Story s = {s1, s2, s3} was formed earlier. A new article n links to two of its members:
+    # the mean over the 3 pairs, (0.2 + 0.15 + 0) / 3 = 0.117, reaches the 0.1 threshold.
+    story = {"s": 3, "n": 1}
+    assert average_linkage(["s", "n"], [("s", "n", 0.35)], 0.1, story) == {"s": "n", "n": "n"}
+    # With one link of 0.25 the mean is 0.083: n starts a story of its own.
+    assert average_linkage(["s", "n"], [("s", "n", 0.25)], 0.1, story) == {"s": "s", "n": "n"}
+
+
+def test_continuing_from_the_stories_gives_what_linkage_over_all_articles_gives():
+    links = {
+        ("a1", "a2"): 0.6,
+        ("a1", "a3"): 0.5,
+        ("a2", "a3"): 0.4,
+        ("b1", "b2"): 0.5,
+        ("a3", "n"): 0.3,
+        ("a1", "n"): 0.2,
+        ("b1", "n"): 0.05,
+    }
+    everything = average_linkage(
+        ["a1", "a2", "a3", "b1", "b2", "n"], [(a, b, w) for (a, b), w in links.items()], 0.1
+    )
+    # The stories without n, then n against them: a story's link sums its articles' links.
+    before = average_linkage(
+        ["a1", "a2", "a3", "b1", "b2"],
+        [(a, b, w) for (a, b), w in links.items() if "n" not in (a, b)],
+        0.1,
+    )
+    assert before == {"a1": "a1", "a2": "a1", "a3": "a1", "b1": "b1", "b2": "b1"}
+    continued = average_linkage(
+        ["a1", "b1", "n"], [("a1", "n", 0.5), ("b1", "n", 0.05)], 0.1, {"a1": 3, "b1": 2}
+    )
+    assert continued == {"a1": "a1", "n": "a1", "b1": "b1"}
+    assert everything == {**before, "n": "a1"}
+
+
+def test_bucket_candidates_are_the_pairs_a_loop_over_every_pair_finds():
+    import itertools
+    import random
+
+    import pandas as pd
+
+    from lake.silver.stories import LINK_THRESHOLD, WINDOW_DAYS, _bucket_candidates
+
+    rng = random.Random(5)
+    vocabulary = [f"t{i}" for i in range(12)]
+    articles = {}  # id -> (day, home, {term: w}, norm)
+    for i in range(24):
+        home = i < 14  # the bucket's own articles; the rest are the next bucket's
+        day = rng.randrange(0, 14) if home else rng.randrange(14, 28)
+        vector = {t: rng.uniform(0.5, 3.0) for t in rng.sample(vocabulary, 4)}
+        norm = sum(w * w for w in vector.values()) ** 0.5 * rng.uniform(1.0, 1.5)
+        articles[f"x{i:02d}"] = (day, home, vector, norm)
+    frame = pd.DataFrame(
+        [
+            (t, a, w, day, norm, home)
+            for a, (day, home, vector, norm) in articles.items()
+            for t, w in vector.items()
+        ],
+        columns=["term", "article_id", "w", "day", "norm", "home"],
+    )
+    expected = {}
+    for a, b in itertools.combinations(sorted(articles), 2):
+        (da, ha, va, na), (db, hb, vb, nb) = articles[a], articles[b]
+        if not (ha or hb) or abs(da - db) > WINDOW_DAYS:
+            continue  # two next-bucket articles are the next bucket's own pairs
+        similarity = sum(va[t] * vb[t] for t in va.keys() & vb.keys()) / (na * nb)
+        if similarity >= LINK_THRESHOLD:
+            expected[(a, b)] = similarity
+    found = _bucket_candidates(frame)
+    assert len(expected) > 10  # the case has pairs on both sides of the threshold
+    assert set(zip(found["a"], found["b"], strict=True)) == set(expected)
+    for a, b, similarity in found.itertuples(index=False):
+        assert abs(similarity - expected[(a, b)]) < 1e-12

@@ -1,8 +1,12 @@
 -- Each claim as an interval on its measure's axis, with the independent source it counts as.
 -- A measure is one measure_key of one story: claims of different stories never reconcile
--- together. int_measure_merges then joins measures that name one quantity differently.
+-- together. int_measure_merges then joins measures that name one quantity differently. Claims of
+-- the var unreconciled_measures (when a source spoke) are left out: they make no fact.
 with claims as (
     select * from {{ ref('stg_silver__claims') }}
+    {%- if var('unreconciled_measures') %}
+    where measure_key not in ('{{ var("unreconciled_measures") | join("', '") }}')
+    {%- endif %}
 ),
 
 stories as (
