@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 import pandas as pd
@@ -111,14 +112,19 @@ def _list_hadoop(spark: SparkSession, input_dir: str) -> list[InputFile]:
     return sorted(files, key=lambda f: f.source_uri)
 
 
+def _workers_read_local(wanted: list[InputFile]) -> bool:
+    """Local files are opened by the workers themselves (a cluster's workers see the input
+    folder at the same path): no Hadoop scan of the folder, no shuffle pairing each file with
+    its sidecar. Other file systems are read by Spark's binaryFile scan."""
+    return all(f.path.startswith("file:") for f in wanted)
+
+
 def _read_contents(spark: SparkSession, input_dir, wanted: list[InputFile], max_bytes: int):
-    """path -> content for the wanted files. One directory scan reads them in parallel; Spark's
-    listing skips names starting with '_', so those few are loaded by name."""
+    """path -> content for the wanted files of a remote folder (hdfs:, s3a:...). One directory
+    scan reads them in parallel. Spark's listing skips names starting with '_', even by name:
+    those get no content, so they are rejected with a reason saying so."""
     if not wanted:
         return spark.createDataFrame([], "path string, content binary")
-    root = str(input_dir)
-    if "://" not in root and not root.startswith("file:"):
-        root = f"file:{Path(root).resolve()}"
     reader = spark.read.format("binaryFile")
     named = [f.path for f in wanted if not _hidden_from_spark(f)]
     found = None
@@ -129,22 +135,8 @@ def _read_contents(spark: SparkSession, input_dir, wanted: list[InputFile], max_
         except AnalysisException:  # one vanished since the listing: scan, report it missing
             found = None
     if found is None:
-        found = reader.option("recursiveFileLookup", "true").load(root)
-    contents = found.where(F.col("length") <= max_bytes).select("path", "content")
-    # Spark never reads names starting with '_' (Hadoop's marker-file convention), not even by
-    # name. Local ones are few and small: the driver reads them. Remote ones are rejected.
-    hidden_from_spark = [
-        f
-        for f in wanted
-        if _hidden_from_spark(f) and f.path.startswith("file:") and f.size_bytes <= max_bytes
-    ]
-    if hidden_from_spark:
-        extra = spark.createDataFrame(
-            [(f.path, Path(f.path.removeprefix("file:")).read_bytes()) for f in hidden_from_spark],
-            "path string, content binary",
-        )
-        contents = contents.unionByName(extra)
-    return contents
+        found = reader.option("recursiveFileLookup", "true").load(str(input_dir))
+    return found.where(F.col("length") <= max_bytes).select("path", "content")
 
 
 # Up to this many wanted files are read by name; more, and one scan of the folder is cheaper.
@@ -179,31 +171,67 @@ _VANISHED = (
 
 
 def _parse_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    """Rows with their content (and their sidecar's) read by Spark -> _PARSED rows."""
     for batch in batches:
-        rows = []
-        for rec in batch.itertuples(index=False):
-            if rec.content is None and rec.size_bytes > 0:
-                parsed = ParsedFile(None, reason=_VANISHED)
-            else:
-                # Spark reads no row for a 0-byte file: its content is empty, not missing.
-                raw = bytes(rec.content) if rec.content is not None else b""
-                side = None if rec.sidecar_content is None else bytes(rec.sidecar_content)
-                parsed = parse_file(rec.source_uri, raw, rec.sidecar_uri, side)
-            rows.append(
-                {
-                    "source_uri": rec.source_uri,
-                    "size_bytes": int(rec.size_bytes),
-                    "content_sha256": parsed.content_sha256,
-                    "reason": parsed.reason,
-                    "article_id": parsed.article_id,
-                    "outlet": parsed.outlet,
-                    "title": parsed.title,
-                    "published_at": parsed.published_at,
-                    "url": parsed.url,
-                    "body": parsed.body,
-                }
-            )
+        rows = [
+            _parse_row(r.source_uri, r.size_bytes, r.content, r.sidecar_uri, r.sidecar_content)
+            for r in batch.itertuples(index=False)
+        ]
         yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+
+
+def _read_and_parse_batches(
+    max_file_bytes: int, batches: Iterator[pd.DataFrame]
+) -> Iterator[pd.DataFrame]:
+    """Listing rows of local files -> _PARSED rows; the worker reads each file and sidecar."""
+    for batch in batches:
+        rows = [
+            _parse_row(
+                r.source_uri,
+                r.size_bytes,
+                _read_local(r.path, max_file_bytes),
+                r.sidecar_uri,
+                # Arrow hands a column of nulls to pandas as NaN: test for a str.
+                _read_local(r.sidecar_path, max_file_bytes)
+                if isinstance(r.sidecar_path, str)
+                else None,
+            )
+            for r in batch.itertuples(index=False)
+        ]
+        yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+
+
+def _read_local(path: str, max_file_bytes: int) -> bytes | None:
+    """A local file's bytes; None when it vanished or grew over the limit since the listing
+    (as Spark's scan, filtered on length, would give)."""
+    try:
+        with open(path.removeprefix("file:"), "rb") as fh:
+            data = fh.read(max_file_bytes + 1)
+    except OSError:
+        return None
+    return None if len(data) > max_file_bytes else data
+
+
+def _parse_row(source_uri, size_bytes, content, sidecar_uri, sidecar_content) -> dict:
+    if content is None and size_bytes > 0:
+        parsed = ParsedFile(None, reason=_VANISHED)
+    else:
+        # Spark reads no row for a 0-byte file: its content is empty, not missing.
+        raw = bytes(content) if content is not None else b""
+        side = None if sidecar_content is None else bytes(sidecar_content)
+        parsed = parse_file(source_uri, raw, sidecar_uri, side)
+    return {
+        "source_uri": source_uri,
+        "size_bytes": int(size_bytes),
+        "content_sha256": parsed.content_sha256,
+        "reason": parsed.reason,
+        "article_id": parsed.article_id,
+        "outlet": parsed.outlet,
+        "title": parsed.title,
+        "published_at": parsed.published_at,
+        "url": parsed.url,
+        "body": parsed.body,
+    }
 
 
 def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, list]:
@@ -268,16 +296,20 @@ def ingest(
         listing_schema,
     )
     wanted = [f for f, _ in articles] + [f for f in files if f.source_uri in read_sidecars]
-    contents = _read_contents(spark, input_dir, wanted, max_file_bytes)
-    sidecar_contents = contents.select(
-        F.col("path").alias("sidecar_path"), F.col("content").alias("sidecar_content")
-    )
-    to_parse = (
-        listing.join(contents, "path", "left")
-        .join(sidecar_contents, "sidecar_path", "left")
-        .select("source_uri", "size_bytes", "content", "sidecar_uri", "sidecar_content")
-    )
-    parsed = to_parse.mapInPandas(_parse_batches, _PARSED).persist()
+    if _workers_read_local(wanted):
+        parsed = listing.mapInPandas(partial(_read_and_parse_batches, max_file_bytes), _PARSED)
+    else:
+        contents = _read_contents(spark, input_dir, wanted, max_file_bytes)
+        sidecar_contents = contents.select(
+            F.col("path").alias("sidecar_path"), F.col("content").alias("sidecar_content")
+        )
+        to_parse = (
+            listing.join(contents, "path", "left")
+            .join(sidecar_contents, "sidecar_path", "left")
+            .select("source_uri", "size_bytes", "content", "sidecar_uri", "sidecar_content")
+        )
+        parsed = to_parse.mapInPandas(_parse_batches, _PARSED)
+    parsed = parsed.persist()
     try:
         summary = _write(
             spark, lake, parsed, early_rejects, sidecars, unchanged, files, input_dir, run_id, now

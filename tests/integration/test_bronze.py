@@ -196,3 +196,29 @@ def test_a_same_size_rewrite_that_keeps_the_old_mtime_is_still_read(spark, lake,
     again = run(spark, lake, seeds_copy, "r2")
     # The inode's change time gives the rewrite away: read, and a new article.
     assert (again.files_read, again.new_articles, again.unchanged) == (1, 1, 4)
+
+
+def test_remote_folders_read_by_spark_give_the_same_outcomes(spark, lake, bad_folder, monkeypatch):
+    """Folders on hdfs: or s3a: are read by Spark's binaryFile scan, not by the workers opening
+    files: the same files land in the same places, except that Spark never reads a name
+    starting with '_', which is rejected saying so."""
+    import lake.bronze.ingest as ingest_module
+
+    monkeypatch.setattr(ingest_module, "_workers_read_local", lambda wanted: False)
+    summary = run(spark, lake, bad_folder, "r1", limit=3000)
+    assert summary == IngestSummary("r1", 14, 2, 0, 1, 9, 2, files_read=11)
+    rejects = {r["source_uri"]: r["reason"] for r in lake.read("bronze.rejects").collect()}
+    assert rejects["_draft.txt"] == ingest_module._VANISHED
+    assert {k: v for k, v in rejects.items() if k in EXPECTED_REJECTS} == EXPECTED_REJECTS
+    articles = {r["source_uri"] for r in lake.read("bronze.articles").collect()}
+    assert articles == {"a_story.txt", "nested/deeper/story.md"}
+
+
+def test_a_local_file_that_vanished_or_grew_over_the_limit_reads_as_missing(tmp_path):
+    from lake.bronze.ingest import _read_local
+
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"12345")
+    assert _read_local(f"file:{path}", 5) == b"12345"
+    assert _read_local(f"file:{path}", 4) is None
+    assert _read_local(f"file:{tmp_path / 'gone.txt'}", 5) is None
