@@ -48,20 +48,6 @@ class OutputFormat(StrEnum):
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format")]
 
 
-def _stories_line(st) -> str:
-    if st.mode == "whole":
-        return (
-            f"silver: {st.articles} articles grouped into {st.stories} stories, "
-            f"{st.changed} rows changed"
-        )
-    if st.mode == "incremental":
-        return (
-            f"silver: {st.new_articles} new articles placed among {st.stories} stories "
-            f"(incremental), {st.changed} rows changed"
-        )
-    return "silver: stories unchanged (no new article)"
-
-
 def _fail(message: str, code: int = 1) -> typer.Exit:
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
@@ -130,7 +116,7 @@ def run(
             f"{s.quarantined} quarantined (extractor {s.extractor_version})"
         )
     if (st := summary.stories) is not None:
-        out.print(_stories_line(st))
+        out.print(st.describe())
     if summary.gold_current:
         out.print("gold: unchanged (built from these silver and bronze versions already)")
     if (g := summary.gold) is not None:

@@ -162,18 +162,14 @@ def build_silver_extract() -> dg.AssetsDefinition:
                 ),
             )
             stories = publish_stories(h.spark, h.lake, h.run_id)
-            context.log.info(
-                f"silver: {stories.articles} articles in "
-                + (f"{stories.stories} stories" if stories.stories >= 0 else "unchanged stories")
-                + f", {stories.changed} rows changed"
-            )
+            context.log.info(stories.describe())
             yield dg.MaterializeResult(
                 asset_key=SILVER_STORIES_KEY,
                 metadata=table_metadata(
                     h.lake,
                     SILVER_ARTICLE_STORIES.name,
                     ("story_id", "article_id", "story_size", "story_method"),
-                    {"rows_changed_this_run": stories.changed},
+                    {"rows_changed_this_run": stories.changed, "placement": stories.mode},
                 ),
             )
             yield from contract_check_results(h.lake, h.run_id, checks)

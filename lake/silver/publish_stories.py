@@ -52,6 +52,20 @@ class StoriesSummary:
     mode: str = "unchanged"  # whole | incremental | unchanged
     new_articles: int = 0
 
+    def describe(self) -> str:
+        """One line for the CLI and Dagster's run log."""
+        if self.mode == "whole":
+            return (
+                f"silver: {self.articles} articles grouped into {self.stories} stories, "
+                f"{self.changed} rows changed"
+            )
+        if self.mode == "incremental":
+            return (
+                f"silver: {self.new_articles} new articles placed among {self.stories} stories "
+                f"(incremental), {self.changed} rows changed"
+            )
+        return "silver: stories unchanged (no new article)"
+
 
 def publish_stories(spark: SparkSession, lake: Lake, run_id: str) -> StoriesSummary:
     """Place the articles that have no story by this STORY_METHOD yet; write only the rows
