@@ -41,6 +41,7 @@ _EPOCH = date(1970, 1, 1)
 OPEN_BOUND_FACTOR = 1.5  # dbt_project.yml var open_bound_factor
 MAGNITUDE_GAP = 10  # dbt_project.yml var magnitude_gap
 UNRECONCILED_MEASURES = {"date:statement"}  # dbt_project.yml var unreconciled_measures
+SYNONYM_MIN_STORIES = 2  # dbt_project.yml var synonym_min_stories
 _INF = float("inf")
 
 
@@ -272,13 +273,49 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
                 for c in keys
             ):
                 merged[a] = root
-    # A vague measure ("thousands of people", "early March") joins the one fact of its
-    # partition whose consensus it fits, when exactly one does.
+    # Synonyms learned from the corpus: two measure_keys of one kind and per whose measures
+    # merged (values agree) in more than half the stories where both appear, and in at least
+    # SYNONYM_MIN_STORIES. A root whose key is a synonym of exactly one better-ranked root's,
+    # which no article tells apart from it, joins that fact even though the values disagree:
+    # it is the fact's minority, a conflict.
     roots = defaultdict(list)
     for key in closed:
         if merged[key] == key:
             story_id, kind, measure_key, per, _ = key
             roots[(story_id, kind, per, "/subset" in measure_key)].append(key)
+    merged_in, present_in = Counter(), Counter()
+    for (_story, kind, per, _), keys in partitions.items():
+        names = sorted({k[2] for k in keys})
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                present_in[(kind, per, a, b)] += 1
+        joined = {tuple(sorted((k[2], merged[k][2]))) for k in keys if merged[k][2] != k[2]}
+        for a, b in joined:
+            merged_in[(kind, per, a, b)] += 1
+    synonyms = {
+        pair
+        for pair, n in merged_in.items()
+        if n >= SYNONYM_MIN_STORIES and 2 * n > present_in[pair]
+    }
+    synonym_into = {}
+    for partition, keys in roots.items():
+        for b in keys:
+            better = [
+                a
+                for a in keys
+                if rank[a] < rank[b]
+                and (partition[1], partition[2], *sorted((a[2], b[2]))) in synonyms
+                and not _told_apart(measures[a]["group"], measures[b]["group"])
+            ]
+            if len(better) == 1:
+                synonym_into[b] = better[0]
+    # No chains: a root that joins another takes nothing in.
+    synonym_into = {b: a for b, a in synonym_into.items() if a not in synonym_into}
+    for key, fact in merged.items():
+        merged[key] = synonym_into.get(fact, fact)
+    roots = {
+        partition: [k for k in keys if k not in synonym_into] for partition, keys in roots.items()
+    }
     for key, m in measures.items():
         consensus = m["consensus"]
         if consensus is None or consensus["qualifier"] != "vague":
@@ -382,8 +419,20 @@ def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], li
                 "claim_count": len(group),
             }
         )
+        informative = [c for c in group if c["informative"]]
         conflicts += [
-            {"fact_id": fact_id, "value_a": a["value_text"], "value_b": b["value_text"]}
+            {
+                "fact_id": fact_id,
+                "value_a": a["value_text"],
+                "value_b": b["value_text"],
+                # fact_conflicts.sql: a side's articles agree with it and not with the other.
+                "articles_a": sorted(
+                    {c["article_id"] for c in informative if _overlap(c, a) and not _overlap(c, b)}
+                ),
+                "articles_b": sorted(
+                    {c["article_id"] for c in informative if _overlap(c, b) and not _overlap(c, a)}
+                ),
+            }
             for a, b in itertools.combinations(anchors, 2)
         ]
     return facts, conflicts

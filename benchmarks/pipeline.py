@@ -63,7 +63,9 @@ def _fact_scores(lake: Lake, corpus: Path) -> dict:
     facts = [r.asDict() for r in lake.read("gold.facts").select(columns).collect()]
     conflicts = [
         r.asDict()
-        for r in lake.read("gold.fact_conflicts").select("fact_id", "value_a", "value_b").collect()
+        for r in lake.read("gold.fact_conflicts")
+        .select("fact_id", "value_a", "value_b", "articles_a", "articles_b")
+        .collect()
     ]
     return score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
 

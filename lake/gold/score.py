@@ -191,6 +191,17 @@ def _near(kind: str, side_text: str | None, true) -> bool:
     return abs(side - float(true)) <= CONFLICT_SIDE_TOLERANCE * abs(float(true))
 
 
+def _is_minority(
+    kind: str, side_text: str | None, side_articles: list[str] | None, true: dict, keys: dict
+) -> bool:
+    """A conflict side is the planted minority: it states the planted value, or it holds an
+    article the truth lists as contradicting."""
+    articles = {keys.get(a, a) for a in side_articles or []}
+    return _near(kind, side_text, true["conflict_value"]) or bool(
+        articles & set(true["contradicting_articles"])
+    )
+
+
 def score_synthetic(
     facts: list[dict], conflicts: list[dict], truth_facts: list[dict], article_keys: dict
 ) -> dict:
@@ -201,8 +212,10 @@ def score_synthetic(
     consensus equals it, or its consensus bounds pin it: `_fact_has_value`) and
     the article sets (gold's `articles`; the truth's supporting and contradicting articles)
     overlap by Jaccard >= 0.5; each true fact matches at most one gold fact, the best one. A
-    planted conflict is found when its matched fact has a conflict row between the true value
-    and the planted one (each within 10% for numbers: `_near`)."""
+    planted conflict is found when its matched fact has a conflict row with the true value on
+    one side (within 10% for numbers: `_near`) and, on the other, the planted value or an
+    article the truth lists as contradicting: a minority that writes "more than 3,000,000" for
+    a planted 3.8 million is flagged though no side can state 3.8 million."""
     scored = [f for f in facts if f.get("consensus_text") is not None]
     # Only a fact sharing an article can overlap: index facts by (kind, article) so scoring
     # stays linear at 100k articles; candidates keep the facts' order (ties go to the first).
@@ -234,12 +247,12 @@ def score_synthetic(
         if true.get("conflict_value") is None:
             continue
         planted += 1
-        kind, value, other = true["kind"], true["true_value"], true["conflict_value"]
+        kind, value = true["kind"], true["true_value"]
         if best is not None and any(
             _near(kind, row["value_a"], value)
-            and _near(kind, row["value_b"], other)
+            and _is_minority(kind, row["value_b"], row.get("articles_b"), true, article_keys)
             or _near(kind, row["value_b"], value)
-            and _near(kind, row["value_a"], other)
+            and _is_minority(kind, row["value_a"], row.get("articles_a"), true, article_keys)
             for row in conflicts_by_fact.get(best["fact_id"], [])
         ):
             found += 1

@@ -45,6 +45,7 @@ EXPECTED_ASSET_KEYS = [
     "gold_intermediate/int_claims_intervals",
     "gold_intermediate/int_claims_reconciled",
     "gold_intermediate/int_measure_merges",
+    "gold_intermediate/int_measure_precise_merges",
     "gold_intermediate/int_measures_reconciled",
     "gold_staging/stg_bronze__articles",
     "gold_staging/stg_silver__article_stories",
@@ -74,9 +75,14 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     assert parents["silver/claims"] == {"bronze/articles"}
     assert parents["gold_staging/stg_silver__article_stories"] == {"silver/article_stories"}
     assert parents["silver/article_stories"] == {"bronze/articles"}
-    # facts reconcile after measures merge: intervals -> per measure -> merges -> per fact
-    assert parents["gold_intermediate/int_measure_merges"] == {
+    # facts reconcile after measures merge: intervals -> per measure -> precise merges ->
+    # synonyms and vague measures -> per fact
+    assert parents["gold_intermediate/int_measure_precise_merges"] == {
         "gold_intermediate/int_measures_reconciled"
+    }
+    assert parents["gold_intermediate/int_measure_merges"] == {
+        "gold_intermediate/int_measure_precise_merges",
+        "gold_intermediate/int_measures_reconciled",
     }
     assert parents["gold_intermediate/int_claims_reconciled"] == {
         "gold_intermediate/int_claims_facts"

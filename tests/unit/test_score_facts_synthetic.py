@@ -114,9 +114,17 @@ def test_bounds_that_pin_the_true_value_match_and_wide_or_open_ones_do_not():
     assert (scores["matched"], scores["fact_precision"], scores["fact_recall"]) == (1, 0.25, 0.25)
 
 
-def _found(kind: str, true_value: float, conflict_value: float, side_a: str, side_b: str) -> int:
+def _found(
+    kind: str,
+    true_value: float,
+    conflict_value: float,
+    side_a: str,
+    side_b: str,
+    articles_b: list[str] | None = None,
+) -> int:
     """Conflicts found for one planted conflict (articles a1, a2 against a3) when gold's fact
-    states the true value and has one conflict row side_a / side_b."""
+    states the true value and has one conflict row side_a / side_b (side b's articles:
+    articles_b, gold article ids)."""
     truth = [
         {
             "kind": kind,
@@ -129,7 +137,7 @@ def _found(kind: str, true_value: float, conflict_value: float, side_a: str, sid
     ]
     facts = [_fact("f1", kind, true_value, str(true_value), ["id1", "id2", "id3"], "conflicting")]
     keys = {f"id{i}": f"a{i}" for i in range(1, 4)}
-    rows = [{"fact_id": "f1", "value_a": side_a, "value_b": side_b}]
+    rows = [{"fact_id": "f1", "value_a": side_a, "value_b": side_b, "articles_b": articles_b}]
     return score_synthetic(facts, rows, truth, keys)["conflicts_found"]
 
 
@@ -142,3 +150,11 @@ def test_a_conflict_side_within_ten_percent_states_the_planted_value():
 def test_a_vague_conflict_side_holding_the_planted_value_states_it():
     assert _found("count", 17300.0, 9800.0, "17300", "thousands") == 1  # 2,000-9,999
     assert _found("count", 17300.0, 9800.0, "17300", "hundreds") == 0  # 200-999
+
+
+def test_a_conflict_side_holding_a_contradicting_article_is_the_planted_minority():
+    # "more than 3,000,000 votes" (a3) for a planted 3.8 million: the side cannot state 3.8
+    # million, but it is the contradicting article's
+    assert _found("count", 2.2e6, 3.8e6, "2200000", "3000000", ["id3"]) == 1
+    assert _found("count", 2.2e6, 3.8e6, "2200000", "3000000", ["id1"]) == 0
+    assert _found("count", 2.2e6, 3.8e6, "3000000", "4000000", ["id3"]) == 0  # no true side

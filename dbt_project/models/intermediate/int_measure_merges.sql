@@ -1,185 +1,130 @@
--- Articles name one quantity in different words ("homes" / "structures", "a penalty" / "fines",
--- the date of "the operation" / "the raid"), so the extractor gives them different measure_keys.
--- Within a story, measure B joins measure A when both have the same kind, per and part-of-a-whole
--- flag, A ranks better (more articles, then the smaller key), their consensus values agree and
--- neither is a vague amount ("thousands" fits too many quantities to name one), and no article
--- states disagreeing values under both (an article that gives 540 teachers and 4 schools is
--- telling two quantities apart). A joins nothing itself (no chains: 1,090 fits "about 1,000",
--- which fits 1,000, but 1,090 does not), and B does not join beside a better-ranked member that
--- an article tells apart from B. A vague measure ("thousands of people", "early March") then joins
--- the one fact of its story, kind, per and flag whose consensus it fits, when exactly one does
--- and no article tells them apart. A fact keeps the id and measure_key of the measure it is
--- merged into.
+-- Facts of measures after int_measure_precise_merges. Measure keys whose measures merged there
+-- (values agreeing) in more than half the stories where both appear, and in at least
+-- `synonym_min_stories`, are synonyms learned from the corpus ("fines" / "penalty"): a fact's root
+-- whose key is a synonym of exactly one better-ranked root's in its story joins it though their
+-- values disagree (it is that fact's minority, a conflict), unless an article tells them apart; a
+-- root that joins another takes nothing in (no chains). A vague measure ("thousands of people",
+-- "early March") then joins the one fact of its story, kind, per and part-of flag whose consensus
+-- it fits, when exactly one does and no article tells them apart. A fact keeps the id and
+-- measure_key of the measure it is merged into.
 {#- Measures a and b may merge only within one story, kind, per and part-of-a-whole flag. -#}
 {% set same_partition -%}
     a.story_id = b.story_id and a.kind = b.kind and a.per_key = b.per_key
         and a.is_subset = b.is_subset
 {%- endset %}
 
-with claims as (
+with measures as (
+    select * from {{ ref('int_measure_precise_merges') }}
+),
+
+claims as (
     select * from {{ ref('int_measures_reconciled') }}
 ),
 
-measures as (
-    select
-        measure_id,
-        story_id,
-        kind,
-        coalesce(per, '') as per_key,
-        measure_key,
-        measure_key like '%/subset%' as is_subset,
-        count(distinct article_id) as article_count
-    from claims
-    group by measure_id, story_id, kind, coalesce(per, ''), measure_key
-),
-
--- An open bound compares as at most 1.5 times its value: writers round down to a nearby figure
--- ("more than 300" beside 370), not to one a hundred times smaller; an upper bound likewise as
--- at least its value over 1.5 ("as many as 64 people" is not 4 deaths).
-consensus_any as (
-    select
-        measure_id,
-        kind,
-        year_known,
-        qualifier = 'vague' as is_vague,
-        case
-            when kind <> 'date' and qualifier = 'up_to' and hi > 0
-                then hi / {{ var('open_bound_factor') }}
-            else lo
-        end as lo,
-        case
-            when kind = 'date' or hi < double('Infinity') then hi
-            else greatest(lo, 0d) * {{ var('open_bound_factor') }}
-        end as hi,
-        md_lo,
-        md_hi
-    from claims
-    where group_rank = 1
-),
-
-consensus as (
-    select * from consensus_any where not is_vague
+told_apart as (
+    {{ measures_told_apart('claims') }}
 ),
 
 ranked as (
-    select
-        measures.*,
-        consensus.year_known,
-        consensus.lo,
-        consensus.hi,
-        consensus.md_lo,
-        consensus.md_hi,
-        row_number() over (
-            partition by measures.story_id, measures.kind, measures.per_key, measures.is_subset
-            order by measures.article_count desc, measures.measure_key, measures.measure_id
-        ) as measure_rank
-    from measures
-    inner join consensus on measures.measure_id = consensus.measure_id
+    select * from measures where measure_rank is not null
 ),
 
-told_apart as (
-    select distinct a.measure_id as measure_a, b.measure_id as measure_b
-    from claims as a
-    inner join claims as b
-        on a.article_id = b.article_id
-        and a.story_id = b.story_id
-        and a.kind = b.kind
-        and a.measure_id <> b.measure_id
-    where a.is_informative and b.is_informative and not {{ intervals_overlap('a', 'b') }}
+precise_roots as (
+    select * from ranked where fact_id = measure_id
 ),
 
-candidates as (
-    select a.measure_id, b.measure_id as into_id, b.measure_rank as into_rank
-    from ranked as a
-    inner join ranked as b
-        on {{ same_partition }}
-        and b.measure_rank < a.measure_rank
-        and {{ intervals_overlap('a', 'b') }}
+partition_keys as (
+    select distinct story_id, kind, per_key, is_subset, measure_key from ranked
+),
+
+-- Stories where both keys of a pair have a measure with a precise consensus.
+pairs_present as (
+    select a.kind, a.per_key, a.measure_key as key_a, b.measure_key as key_b, count(*) as stories
+    from partition_keys as a
+    inner join partition_keys as b
+        on {{ same_partition }} and a.measure_key < b.measure_key
+    group by a.kind, a.per_key, a.measure_key, b.measure_key
+),
+
+-- Stories where a measure of one key merged into a measure of the other.
+pairs_merged as (
+    select kind, per_key, key_a, key_b, count(distinct story_id) as stories
+    from (
+        select
+            member.story_id,
+            member.kind,
+            member.per_key,
+            least(member.measure_key, root.measure_key) as key_a,
+            greatest(member.measure_key, root.measure_key) as key_b
+        from ranked as member
+        inner join ranked as root
+            on member.fact_id = root.measure_id and member.fact_id <> member.measure_id
+        where member.measure_key <> root.measure_key
+    )
+    group by kind, per_key, key_a, key_b
+),
+
+synonyms as (
+    select pairs_merged.kind, pairs_merged.per_key, pairs_merged.key_a, pairs_merged.key_b
+    from pairs_merged
+    inner join pairs_present
+        on pairs_merged.kind = pairs_present.kind
+        and pairs_merged.per_key = pairs_present.per_key
+        and pairs_merged.key_a = pairs_present.key_a
+        and pairs_merged.key_b = pairs_present.key_b
+    where pairs_merged.stories >= {{ var('synonym_min_stories') }}
+        and 2 * pairs_merged.stories > pairs_present.stories
+),
+
+synonym_choices as (
+    select b.measure_id, min(a.measure_id) as into_id
+    from precise_roots as b
+    inner join precise_roots as a
+        on {{ same_partition }} and a.measure_rank < b.measure_rank
+    inner join synonyms
+        on synonyms.kind = b.kind
+        and synonyms.per_key = b.per_key
+        and synonyms.key_a = least(a.measure_key, b.measure_key)
+        and synonyms.key_b = greatest(a.measure_key, b.measure_key)
     left anti join told_apart
-        on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
+        on told_apart.measure_a = b.measure_id and told_apart.measure_b = a.measure_id
+    group by b.measure_id
+    having count(*) = 1
 ),
 
--- Targets that join nothing themselves.
-root_candidates as (
-    select candidates.*
-    from candidates
-    left anti join (select distinct measure_id from candidates) as joining
-        on candidates.into_id = joining.measure_id
+-- No chains: a root that joins another takes nothing in.
+synonym_into as (
+    select synonym_choices.*
+    from synonym_choices
+    left anti join synonym_choices as joining on synonym_choices.into_id = joining.measure_id
 ),
 
-first_choice as (
-    select measure_id, min_by(into_id, into_rank) as into_id
-    from root_candidates
-    group by measure_id
-),
-
-members as (
-    select first_choice.*, ranked.measure_rank
-    from first_choice
-    inner join ranked on first_choice.measure_id = ranked.measure_id
-),
-
-beside_a_rival as (
-    select distinct a.measure_id
-    from members as a
-    inner join members as c
-        on a.into_id = c.into_id and c.measure_rank < a.measure_rank
-    inner join told_apart
-        on told_apart.measure_a = a.measure_id and told_apart.measure_b = c.measure_id
-),
-
-precise_merged as (
-    select
-        measures.measure_id,
-        coalesce(kept.into_id, measures.measure_id) as fact_id
-    from measures
-    left join (
-        select members.measure_id, members.into_id
-        from members
-        left anti join beside_a_rival on members.measure_id = beside_a_rival.measure_id
-    ) as kept on measures.measure_id = kept.measure_id
-),
-
--- Facts of precise measures: measures nothing else absorbed them into.
 roots as (
-    select ranked.*
-    from ranked
-    inner join precise_merged
-        on ranked.measure_id = precise_merged.measure_id
-        and precise_merged.fact_id = precise_merged.measure_id
-),
-
-vague as (
-    select
-        measures.*,
-        consensus_any.year_known,
-        consensus_any.lo,
-        consensus_any.hi,
-        consensus_any.md_lo,
-        consensus_any.md_hi
-    from measures
-    inner join consensus_any
-        on measures.measure_id = consensus_any.measure_id and consensus_any.is_vague
+    select precise_roots.*
+    from precise_roots
+    left anti join synonym_into on precise_roots.measure_id = synonym_into.measure_id
 ),
 
 vague_into as (
     select a.measure_id, min(b.measure_id) as into_id
-    from vague as a
+    from measures as a
     inner join roots as b
         on {{ same_partition }}
         and {{ intervals_overlap('a', 'b') }}
     left anti join told_apart
         on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
+    where a.is_vague
     group by a.measure_id
     having count(*) = 1
 ),
 
 merged as (
     select
-        precise_merged.measure_id,
-        coalesce(vague_into.into_id, precise_merged.fact_id) as fact_id
-    from precise_merged
-    left join vague_into on precise_merged.measure_id = vague_into.measure_id
+        measures.measure_id,
+        coalesce(vague_into.into_id, synonym_into.into_id, measures.fact_id) as fact_id
+    from measures
+    left join synonym_into on measures.fact_id = synonym_into.measure_id
+    left join vague_into on measures.measure_id = vague_into.measure_id
 )
 
 select
