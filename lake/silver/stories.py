@@ -19,7 +19,10 @@ A specific figure ("32,824", "1,190,000": three or more digits, not a round numb
 an article that names nobody is still tied to its event by them.
 Stories are then formed by average linkage over those links: two groups merge while the mean
 similarity over all their pairs of articles (missing links count 0) is >= LINK_THRESHOLD, so
-one stray link does not chain two stories together.
+one stray link does not chain two stories together. An article the linkage leaves alone though
+it links to stories of several articles then joins the one it links to most: one article of an
+event that words its story differently (a follow-up naming fewer of its people) is not a story
+of its own, which would make facts of its own.
 
 A story's id is its smallest article_id when it is formed. This module holds the rules and their
 Spark form; lake.silver.publish_stories decides, per run, whether to group every article anew or
@@ -47,7 +50,7 @@ from pyspark.sql.types import (
 )
 from scipy import sparse
 
-STORY_METHOD = "stories-3"  # 2: name evidence counted per date window; 3: figures as names
+STORY_METHOD = "stories-4"  # 2: name evidence per date window; 3: figures as names; 4: loners join
 TERMS_METHOD = "terms-2"  # what article_terms returns; 2: specific figures as names
 LINK_THRESHOLD = 0.1
 PROPER_NAME_WEIGHT = 2.0
@@ -153,7 +156,8 @@ def average_linkage(
     sizes: dict[str, int] | None = None,
 ) -> dict[str, str]:
     """node -> its group's smallest node. Merges the two groups of highest mean pairwise
-    similarity (absent links count 0) while that mean is >= threshold. A node may stand for a
+    similarity (absent links count 0) while that mean is >= threshold; then a lone article
+    joins the group of several it links to most. A node may stand for a
     group formed earlier: `sizes` gives its articles (default 1), and a link's similarity is
     then the sum over the pairs of articles it joins, so the linkage goes on from there."""
     sizes = sizes or {}
@@ -188,6 +192,19 @@ def average_linkage(
             mean = w / (size[a] * size[n])
             if mean >= threshold:
                 heapq.heappush(heap, (-mean, min(a, n), max(a, n)))
+    # An article left alone though it links to stories of several articles joins the one it
+    # links to most (sum of its links to their articles; ties: the smallest node). Its own
+    # links passed both tests; a story of five whose mean it does not lift to the threshold
+    # is still where it belongs rather than a story of one, each making facts of their own.
+    # Decided on the linkage's result, so one loner never pulls another.
+    joins = {}
+    for node, links_to in adjacent.items():
+        if size[node] == 1:
+            groups = [(-w, n) for n, w in links_to.items() if size[n] > 1]
+            if groups:
+                joins[node] = min(groups)[1]
+    for node, into in joins.items():
+        members[into] += members.pop(node)
     return {m: min(group) for group in members.values() for m in group}
 
 

@@ -57,8 +57,35 @@ def test_linkage_goes_on_from_stories_formed_earlier():
     # the mean over the 3 pairs, (0.2 + 0.15 + 0) / 3 = 0.117, reaches the 0.1 threshold.
     story = {"s": 3, "n": 1}
     assert average_linkage(["s", "n"], [("s", "n", 0.35)], 0.1, story) == {"s": "n", "n": "n"}
-    # With one link of 0.25 the mean is 0.083: n starts a story of its own.
-    assert average_linkage(["s", "n"], [("s", "n", 0.25)], 0.1, story) == {"s": "s", "n": "n"}
+
+
+def test_a_lone_article_joins_the_story_it_links_to_most():
+    links = [
+        ("a1", "a2", 0.6),
+        ("a1", "a3", 0.5),
+        ("a2", "a3", 0.4),
+        ("b1", "b2", 0.5),
+        ("a1", "x", 0.12),  # mean over a's 3 articles 0.04
+        ("b1", "x", 0.15),  # mean over b's 2 articles 0.075
+    ]
+    groups = average_linkage(["a1", "a2", "a3", "b1", "b2", "x", "y"], links, 0.1)
+    # No mean reaches 0.1, but x links to b (0.15) more than to a (0.12); y links to nothing.
+    assert groups == {
+        "a1": "a1",
+        "a2": "a1",
+        "a3": "a1",
+        "b1": "b1",
+        "b2": "b1",
+        "x": "b1",
+        "y": "y",
+    }
+    # Going on from stories formed earlier, a story's link is the sum of its articles' links:
+    # n links to s (3 articles, 0.25) and t (2 articles, 0.18), means 0.083 and 0.09.
+    sizes = {"s": 3, "t": 2, "n": 1, "m": 1}
+    continued = average_linkage(
+        ["s", "t", "n", "m"], [("s", "n", 0.25), ("n", "t", 0.18)], 0.1, sizes
+    )
+    assert continued == {"s": "n", "n": "n", "t": "t", "m": "m"}
 
 
 def test_continuing_from_the_stories_gives_what_linkage_over_all_articles_gives():
