@@ -1,3 +1,9 @@
+{#- Measures a and b may merge only within one story, kind, per and part-of-a-whole flag. -#}
+{% macro same_measure_partition(a, b) -%}
+    {{ a }}.story_id = {{ b }}.story_id and {{ a }}.kind = {{ b }}.kind
+        and {{ a }}.per_key = {{ b }}.per_key and {{ a }}.is_subset = {{ b }}.is_subset
+{%- endmacro %}
+
 {#- Pairs of measures (both orders) that some article tells apart: it states values under both
     that do not overlap ("540 teachers and 4 schools"). claims: rows of int_measures_reconciled. -#}
 {% macro measures_told_apart(claims) -%}

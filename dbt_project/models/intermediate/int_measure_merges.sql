@@ -7,11 +7,6 @@
 -- "early March") then joins the one fact of its story, kind, per and part-of flag whose consensus
 -- it fits, when exactly one does and no article tells them apart. A fact keeps the id and
 -- measure_key of the measure it is merged into.
-{#- Measures a and b may merge only within one story, kind, per and part-of-a-whole flag. -#}
-{% set same_partition -%}
-    a.story_id = b.story_id and a.kind = b.kind and a.per_key = b.per_key
-        and a.is_subset = b.is_subset
-{%- endset %}
 
 with measures as (
     select * from {{ ref('int_measure_precise_merges') }}
@@ -42,7 +37,7 @@ pairs_present as (
     select a.kind, a.per_key, a.measure_key as key_a, b.measure_key as key_b, count(*) as stories
     from partition_keys as a
     inner join partition_keys as b
-        on {{ same_partition }} and a.measure_key < b.measure_key
+        on {{ same_measure_partition('a', 'b') }} and a.measure_key < b.measure_key
     group by a.kind, a.per_key, a.measure_key, b.measure_key
 ),
 
@@ -80,7 +75,7 @@ synonym_choices as (
     select b.measure_id, min(a.measure_id) as into_id
     from precise_roots as b
     inner join precise_roots as a
-        on {{ same_partition }} and a.measure_rank < b.measure_rank
+        on {{ same_measure_partition('a', 'b') }} and a.measure_rank < b.measure_rank
     inner join synonyms
         on synonyms.kind = b.kind
         and synonyms.per_key = b.per_key
@@ -109,7 +104,7 @@ vague_into as (
     select a.measure_id, min(b.measure_id) as into_id
     from measures as a
     inner join roots as b
-        on {{ same_partition }}
+        on {{ same_measure_partition('a', 'b') }}
         and {{ intervals_overlap('a', 'b') }}
     left anti join told_apart
         on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id

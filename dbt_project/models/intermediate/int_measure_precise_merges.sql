@@ -9,11 +9,6 @@
 -- an article tells apart from B. One row per measure: its consensus interval (open bounds
 -- closed), its rank in its partition (null for a vague consensus) and the fact it joins here;
 -- int_measure_merges goes on with learned synonyms and vague measures.
-{#- Measures a and b may merge only within one story, kind, per and part-of-a-whole flag. -#}
-{% set same_partition -%}
-    a.story_id = b.story_id and a.kind = b.kind and a.per_key = b.per_key
-        and a.is_subset = b.is_subset
-{%- endset %}
 
 with claims as (
     select * from {{ ref('int_measures_reconciled') }}
@@ -84,7 +79,7 @@ candidates as (
     select a.measure_id, b.measure_id as into_id, b.measure_rank as into_rank
     from ranked as a
     inner join ranked as b
-        on {{ same_partition }}
+        on {{ same_measure_partition('a', 'b') }}
         and b.measure_rank < a.measure_rank
         and {{ intervals_overlap('a', 'b') }}
     left anti join told_apart
