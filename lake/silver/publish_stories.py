@@ -187,8 +187,8 @@ def _group_new(new: DataFrame, current: DataFrame, terms: _Terms) -> DataFrame:
         .unionByName(as_story)
         .localCheckpoint(eager=True)
     )
-    # Every link between two nodes' articles, summed per pair of nodes; links inside one
-    # story are what made it, and stay inside.
+    # Every link between two nodes' articles, summed per pair of nodes; links inside one story
+    # sum to its row with itself (a == b), its cohesion for the linkage.
     around = terms.links(focus=nodes.select("article_id"))
     na, nb = (
         nodes.select(
@@ -202,7 +202,6 @@ def _group_new(new: DataFrame, current: DataFrame, terms: _Terms) -> DataFrame:
     edges = (
         around.join(na, "a")
         .join(nb, "b")
-        .where(F.col("na") != F.col("nb"))
         .select(
             F.least("na", "nb").alias("a"),
             F.greatest("na", "nb").alias("b"),

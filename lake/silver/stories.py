@@ -19,7 +19,9 @@ A specific figure ("32,824", "1,190,000": three or more digits, not a round numb
 an article that names nobody is still tied to its event by them.
 Stories are then formed by average linkage over those links: two groups merge while the mean
 similarity over all their pairs of articles (missing links count 0) is >= LINK_THRESHOLD, so
-one stray link does not chain two stories together. An article the linkage leaves alone though
+one stray link does not chain two stories together, and, for two groups of several articles,
+is >= COHESION_SHARE of the mean within the looser of them: two tight stories that share a town
+and its officials, and little else, stay two stories. An article the linkage leaves alone though
 it links to stories of several articles then joins the one it links to most: one article of an
 event that words its story differently (a follow-up naming fewer of its people) is not a story
 of its own, which would make facts of its own.
@@ -50,11 +52,16 @@ from pyspark.sql.types import (
 )
 from scipy import sparse
 
-STORY_METHOD = "stories-4"  # 2: name evidence per date window; 3: figures as names; 4: loners join
+# 2: name evidence per date window; 3: figures as names; 4: loners join; 5: cohesion, 10% words
+STORY_METHOD = "stories-5"
 TERMS_METHOD = "terms-2"  # what article_terms returns; 2: specific figures as names
 LINK_THRESHOLD = 0.1
+COHESION_SHARE = 0.4
 PROPER_NAME_WEIGHT = 2.0
-MAX_DF_SHARE = 0.05  # words in more than 5% of articles (at least 50) carry no story signal
+# Words in more than 10% of articles (at least 50) carry no story signal. A topic's words ("the
+# polls", "the blaze"), in a few percent of a year of news, stay: they tell two events of one
+# town apart.
+MAX_DF_SHARE = 0.10
 MIN_DF_CAP = 50
 MIN_NAME_EVIDENCE = 10.0
 PSEUDO_ARTICLES = 1000  # N0
@@ -156,17 +163,26 @@ def average_linkage(
     sizes: dict[str, int] | None = None,
 ) -> dict[str, str]:
     """node -> its group's smallest node. Merges the two groups of highest mean pairwise
-    similarity (absent links count 0) while that mean is >= threshold; then a lone article
-    joins the group of several it links to most. A node may stand for a
-    group formed earlier: `sizes` gives its articles (default 1), and a link's similarity is
-    then the sum over the pairs of articles it joins, so the linkage goes on from there."""
+    similarity (absent links count 0) while that mean is >= threshold and, when both hold
+    several articles, >= COHESION_SHARE of the smaller of their own mean pairwise
+    similarities; then a lone article joins the group of several it links to most. A node may
+    stand for a group formed earlier: `sizes` gives its articles (default 1), a link's
+    similarity is then the sum over the pairs of articles it joins, and a link from a node to
+    itself is the sum of the links within it, so the linkage goes on from there."""
     sizes = sizes or {}
     size = {n: sizes.get(n, 1) for n in nodes}
     members = {n: [n] for n in size}
+    inner = dict.fromkeys(size, 0.0)  # sum of the links within each group
     adjacent: dict[str, dict[str, float]] = {n: {} for n in size}
     for a, b, similarity in links:
         if a != b:
             adjacent[a][b] = adjacent[b][a] = adjacent[a].get(b, 0.0) + similarity
+        else:
+            inner[a] += similarity
+
+    def cohesion(n: str) -> float:
+        return inner[n] / (size[n] * (size[n] - 1) / 2)
+
     heap = []
     for a in adjacent:
         for b, w in adjacent[a].items():
@@ -179,8 +195,15 @@ def average_linkage(
             continue  # one side was merged away
         if abs(adjacent[a][b] / (size[a] * size[b]) + negative_mean) > 1e-12:
             continue  # stale: the pair's mean changed since it was pushed
+        if (
+            size[a] > 1
+            and size[b] > 1
+            and -negative_mean < COHESION_SHARE * min(cohesion(a), cohesion(b))
+        ):
+            continue  # pushed again if either group grows
         if len(adjacent[a]) < len(adjacent[b]):
             a, b = b, a  # fold the smaller neighbourhood into the larger
+        inner[a] += inner.pop(b) + adjacent[a][b]
         size[a] += size.pop(b)
         members[a] += members.pop(b)
         del adjacent[a][b]
@@ -209,7 +232,8 @@ def average_linkage(
 
 
 # Input of the linkage: links between nodes, where a node is an article or a story formed
-# earlier (named by its story_id, its smallest article_id).
+# earlier (named by its story_id, its smallest article_id); a row with a == b carries the sum of
+# the links within a story formed earlier.
 EDGES = StructType(
     [
         StructField("a", StringType(), False),

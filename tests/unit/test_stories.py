@@ -42,6 +42,31 @@ def test_average_linkage_does_not_chain_through_one_stray_link():
     assert set(average_linkage(["a3", "b1"], [("a3", "b1", 0.3)], 0.1).values()) == {"a3"}
 
 
+def test_two_tight_stories_linked_loosely_stay_apart():
+    # a and b are tight (mean 0.5 within each); every pair across is linked at 0.15: the mean
+    # across, 0.15, passes the 0.1 threshold but is under 0.4 x 0.5 = 0.2 of their cohesion.
+    within = [("a1", "a2", 0.5), ("a1", "a3", 0.5), ("a2", "a3", 0.5), ("b1", "b2", 0.5)]
+    across = [(a, b, 0.15) for a in ("a1", "a2", "a3") for b in ("b1", "b2")]
+    apart = average_linkage(["a1", "a2", "a3", "b1", "b2"], within + across, 0.1)
+    assert apart == {"a1": "a1", "a2": "a1", "a3": "a1", "b1": "b1", "b2": "b1"}
+    # At 0.25 across (over 0.2) they are one story.
+    closer = [(a, b, 0.25) for a in ("a1", "a2", "a3") for b in ("b1", "b2")]
+    together = average_linkage(["a1", "a2", "a3", "b1", "b2"], within + closer, 0.1)
+    assert set(together.values()) == {"a1"}
+    # A lone article is no group of several: n joins a at 0.15 whatever a's cohesion.
+    assert average_linkage(["a1", "n"], [("a1", "n", 0.15)], 0.1) == {"a1": "a1", "n": "a1"}
+
+
+def test_going_on_from_stories_a_self_link_is_a_storys_cohesion():
+    # Stories s (3 articles) and t (2) formed earlier; 0.9 over 6 pairs across is a mean of
+    # 0.15. Without their inner links they merge; with them (s: 1.5 over 3 pairs, t: 0.5 over
+    # 1, cohesion 0.5 each) they stay apart, as over all articles above.
+    sizes = {"s": 3, "t": 2}
+    assert set(average_linkage(["s", "t"], [("s", "t", 0.9)], 0.1, sizes).values()) == {"s"}
+    links = [("s", "t", 0.9), ("s", "s", 1.5), ("t", "t", 0.5)]
+    assert average_linkage(["s", "t"], links, 0.1, sizes) == {"s": "s", "t": "t"}
+
+
 def test_specific_figures_count_as_names_round_ones_and_years_do_not():
     terms = article_terms(
         "Clinics gave 32,824 doses in 2024, up from 300 in May; officials expect 5,000 more. "
