@@ -183,7 +183,7 @@ def group_stories(articles: dict[str, dict]) -> dict[str, str]:
         for t in names[a] & names[b]:
             (df_a, n_a), (df_b, n_b) = window(t, a), window(t, b)
             evidence += math.log((max(n_a, n_b) + S.PSEUDO_ARTICLES) / max(df_a, df_b))
-        if evidence >= S.MIN_NAME_EVIDENCE:
+        if similarity * evidence >= S.MIN_LINK_SCORE:
             links.append((a, b, similarity))
     return S.average_linkage(articles, links, S.LINK_THRESHOLD)
 

@@ -6,13 +6,16 @@ Two articles are linked when
     (capitalized inside a sentence and never written in lower case in the corpus) weigh
     PROPER_NAME_WEIGHT times a common word, and words in more than MAX_DF_SHARE of the articles
     are left out;
-  - they name the same rare things: the shared proper names' (and specific figures', below)
-    evidence, sum(ln((N + N0) / df)),
-    is >= MIN_NAME_EVIDENCE, where N and df count the articles of the pair's date window (its
-    WINDOW_DAYS bucket and the two beside it; the whole corpus for undated articles): a town
-    named in hundreds of articles over the years still singles out this week's story about
-    it. N0 pseudo-articles that name none of them keep the weight meaningful on a handful of
-    articles; template words shared by every story about a flood do not link two floods;
+  - they name the same rare things, the more so the less their words agree: the shared
+    proper names' (and specific figures', below) evidence, sum(ln((N + N0) / df)), times the
+    cosine is >= MIN_LINK_SCORE, where N and df count the articles of the pair's date window
+    (its WINDOW_DAYS bucket and the two beside it; the whole corpus for undated articles): a
+    town named in hundreds of articles over the years still singles out this week's story
+    about it. N0 pseudo-articles that name none of them keep the weight meaningful on a
+    handful of articles; template words shared by every story about a flood do not link two
+    floods. Two reports of one event that agree word for word need only its town and an
+    official in common; two that agree on little but a town's officials (two events of one
+    town) need many more;
   - they were published within WINDOW_DAYS of each other (when both carry a date).
 A specific figure ("32,824", "1,190,000": three or more digits, not a round number such as
 5,000, not a year) counts as a proper name: articles about one event repeat its figures, and
@@ -52,8 +55,9 @@ from pyspark.sql.types import (
 )
 from scipy import sparse
 
-# 2: name evidence per date window; 3: figures as names; 4: loners join; 5: cohesion, 10% words
-STORY_METHOD = "stories-5"
+# 2: name evidence per date window; 3: figures as names; 4: loners join; 5: cohesion, 10% words;
+# 6: similarity x name evidence
+STORY_METHOD = "stories-6"
 TERMS_METHOD = "terms-2"  # what article_terms returns; 2: specific figures as names
 LINK_THRESHOLD = 0.1
 COHESION_SHARE = 0.4
@@ -63,7 +67,9 @@ PROPER_NAME_WEIGHT = 2.0
 # town apart.
 MAX_DF_SHARE = 0.10
 MIN_DF_CAP = 50
-MIN_NAME_EVIDENCE = 10.0
+# At the cosine threshold (0.1) a pair needs name evidence 20, at 0.2 it needs 10, at 0.4 it
+# needs 5: about a town and one official named in a few percent of the window's articles.
+MIN_LINK_SCORE = 2.0
 PSEUDO_ARTICLES = 1000  # N0
 WINDOW_DAYS = 14
 
@@ -474,7 +480,7 @@ def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None =
         candidates.join(ma, "a")
         .join(mb, "b")
         .select("a", "b", "similarity", evidence.alias("name_evidence"))
-        .where(F.col("name_evidence") >= MIN_NAME_EVIDENCE)
+        .where(F.col("similarity") * F.col("name_evidence") >= MIN_LINK_SCORE)
     )
 
 

@@ -131,3 +131,50 @@ def test_links_keep_the_date_window_across_time_buckets_and_undated_articles(spa
         if days[x] is None or days[y] is None or abs(days[x] - days[y]) <= WINDOW_DAYS
     }
     assert found == expected
+
+
+def test_the_more_two_articles_agree_the_fewer_names_they_need_to_share(spark, monkeypatch):
+    flood = (
+        "Rescuers searched the flooded valley near Quenford early this week after the river "
+        "crested overnight, and volunteers filled sandbags along the levee while pumps drained "
+        "basements."
+    )
+    articles = {
+        # Two wire copies of one flood: one shared name (evidence ln(1004 / 2) = 6.2).
+        "w1": ("Valley flood", flood + " Shelters opened at schools."),
+        "w2": ("Valley flood", flood + " Shelters opened at churches."),
+        # A council vote and a harbor fire of one town, sharing its two officials and little else.
+        "o1": (
+            "Council vote",
+            "Councillors backing Pellingham approved spending on parks, libraries, bus routes "
+            "and street lighting, while Vantreece cautioned that pension costs, borrowing "
+            "limits, bond ratings and dwindling reserves could squeeze next year's schools, "
+            "clinics and road repairs during a lengthy evening session; residents queued to "
+            "speak about potholes, noisy bars, zoning, curfews and dogs.",
+        ),
+        "o2": (
+            "Harbor fire",
+            "Firefighters battled a warehouse blaze near the docks as Pellingham and Vantreece "
+            "watched crews haul hoses across smoking piers, cranes, shipping containers and "
+            "fishing trawlers until dawn broke; smoke drifted over ferries, marinas, seafood "
+            "markets and boatyards, and sirens wailed while insurers, engineers and inspectors "
+            "tallied damaged cargo, forklifts and pallets.",
+        ),
+    }
+    day = datetime(2024, 5, 6, 12, tzinfo=UTC)
+    frame = spark.createDataFrame(
+        [(a, title, body, day) for a, (title, body) in articles.items()],
+        "article_id string, title string, body string, published_at timestamp",
+    )
+
+    def found() -> dict[tuple[str, str], tuple[float, float]]:
+        return {
+            (r["a"], r["b"]): (round(r["similarity"], 2), round(r["name_evidence"], 1))
+            for r in story_links(frame).collect()
+        }
+
+    # Cosine 0.96 x evidence 6.2 passes; cosine 0.15 x evidence 12.4 (two names, which a
+    # fixed evidence of 10 would have let through) does not.
+    assert found() == {("w1", "w2"): (0.96, 6.2)}
+    monkeypatch.setattr("lake.silver.stories.MIN_LINK_SCORE", 0.0)
+    assert found() == {("w1", "w2"): (0.96, 6.2), ("o1", "o2"): (0.15, 12.4)}
