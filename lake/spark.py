@@ -66,6 +66,16 @@ def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
         "spark.pyspark.driver.python": sys.executable,
         "spark.executorEnv.PYSPARK_PYTHON": sys.executable,
     }
+    event_log = os.environ.get("CLAIMHOUSE_SPARK_EVENT_LOG")
+    if event_log:
+        # Every job and SQL statement with its timings, for benchmarks/spark_profile.py or a
+        # Spark History Server; uncompressed so a plain reader can follow it. Spark needs the
+        # folder to exist.
+        folder = Path(event_log).resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+        conf["spark.eventLog.enabled"] = "true"
+        conf["spark.eventLog.dir"] = folder.as_uri()
+        conf["spark.eventLog.compress"] = "false"
     if settings.spark_master.startswith("spark://"):
         # Standalone executors default to 1g, too small for the body joins named above.
         conf["spark.executor.memory"] = os.environ.get("CLAIMHOUSE_EXECUTOR_MEMORY", "2g")

@@ -20,7 +20,7 @@ def test_the_pipeline_benchmark_prints_every_figure_and_scores_claims(tmp_path):
         capture_output=True,
         text=True,
         timeout=900,
-        env={**env, "TMPDIR": str(tmp_path)},
+        env={**env, "TMPDIR": str(tmp_path), "CLAIMHOUSE_SPARK_EVENT_LOG": str(tmp_path / "ev")},
     )
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout.strip().splitlines()[-1])
@@ -47,3 +47,21 @@ def test_the_pipeline_benchmark_prints_every_figure_and_scores_claims(tmp_path):
     # 0.90 on this corpus (37 facts, the baseline's count too); a floor against regressions.
     assert run["fact_f1"] >= 0.85
     assert run["true_facts"] > 0 and run["gold_facts"] > 0
+
+    # The session's event log (CLAIMHOUSE_SPARK_EVENT_LOG) says where the run's time went.
+    profiled = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "spark_profile.py"), str(tmp_path / "ev")]
+        + ["--top", "100000"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert profiled.returncode == 0, profiled.stderr[-3000:]
+    where = json.loads(profiled.stdout)
+    assert where["spark_jobs"] > 0 and where["sql_statements"] > 0
+    assert 0 < where["job_busy_seconds"] <= where["sql_busy_seconds"] <= where["app_seconds"]
+    callers = {row["caller"] for row in where["by_caller"]}
+    assert {"dbt", "great_expectations"} <= callers
+    plans = {row["plan"] for row in where["slowest"]}
+    assert "AtomicReplaceTableAsSelect gold.facts" in plans
+    assert "MergeIntoCommand" in plans  # bronze's and silver's Delta MERGEs
