@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 
 import pytest
 
@@ -99,3 +100,26 @@ def test_jvm_and_python_call_sites_name_the_operation():
 def test_a_folder_without_a_log_says_how_to_make_one(tmp_path):
     with pytest.raises(SystemExit, match="CLAIMHOUSE_SPARK_EVENT_LOG="):
         spark_profile.newest_log(tmp_path)
+
+
+def test_a_rolled_log_is_read_part_after_part(tmp_path):
+    # Spark 4 rolls a log every 128 MB into eventlog_v2_<app>/events_<n>_<app>; parts sort by
+    # number (2 before 10), and the newest application wins over an older single-file log.
+    older = _log(tmp_path, _events())
+    folder = tmp_path / "eventlog_v2_app-2"
+    folder.mkdir()
+    events = _events()
+    (folder / "appstatus_app-2").write_text("")
+    (folder / "events_2_app-2").write_text("".join(json.dumps(e) + "\n" for e in events[:5]))
+    (folder / "events_10_app-2").write_text("".join(json.dumps(e) + "\n" for e in events[5:]))
+    os.utime(older, (0, 0))
+    parts = spark_profile.newest_log(tmp_path)
+    assert [p.name for p in parts] == ["events_2_app-2", "events_10_app-2"]
+    assert spark_profile.newest_log(folder) == parts
+    rolled = spark_profile.profile(parts, top=1)
+    assert rolled["event_log"] == str(folder)
+    whole = spark_profile.profile(older, top=1)
+    assert {k: v for k, v in rolled.items() if k != "event_log"} == {
+        k: v for k, v in whole.items() if k != "event_log"
+    }
+    assert rolled["spark_jobs"] == 2 and rolled["sql_busy_seconds"] == 6.0
