@@ -317,53 +317,91 @@ def articles_near(day: DataFrame, focus: DataFrame) -> DataFrame | None:
     return dated.union(day.where(F.col("day").isNull()).select("article_id"))
 
 
-_CANDIDATE = StructType(
+_LINK = StructType(
     [
         StructField("a", StringType(), False),
         StructField("b", StringType(), False),
         StructField("similarity", DoubleType(), False),
+        StructField("name_evidence", DoubleType(), False),
     ]
 )
 
 
-def _bucket_candidates(frame: pd.DataFrame) -> pd.DataFrame:
-    """Candidate pairs of one bucket: its articles (`home`) against each other and against the
-    next bucket's, as sparse products of their weighted term vectors; pairs more than
-    WINDOW_DAYS apart or under LINK_THRESHOLD are dropped."""
+def _bucket_links(frame: pd.DataFrame) -> pd.DataFrame:
+    """Candidate pairs of one bucket with their name evidence: its articles (`home`) against
+    each other and against the next bucket's, as sparse products of their weighted term
+    vectors (rows with a weight `w`); pairs more than WINDOW_DAYS apart or under
+    LINK_THRESHOLD are dropped. The kept pairs' evidence is a product of their name rows (no
+    weight; `df_w`, `n_w` of the article's window): every home article's window is the
+    bucket's, every other one's the next bucket's, so a shared name weighs the same in every
+    pair of one kind (home-home, home-next)."""
+    is_name = frame["w"].isna().to_numpy()
     ids, article = np.unique(frame["article_id"].to_numpy(dtype=object), return_inverse=True)
-    terms, term = np.unique(frame["term"].to_numpy(dtype=object), return_inverse=True)
+    is_home = frame["home"].to_numpy(dtype=bool)
+    vec, names = frame[~is_name], frame[is_name]
+    terms, term = np.unique(vec["term"].to_numpy(dtype=object), return_inverse=True)
     matrix = sparse.csr_matrix(
-        (frame["w"].to_numpy(dtype=float), (article, term)), shape=(len(ids), len(terms))
+        (vec["w"].to_numpy(dtype=float), (article[~is_name], term)), shape=(len(ids), len(terms))
     )
     day = np.zeros(len(ids))
     day[article] = frame["day"].to_numpy(dtype=float)
     norm = np.ones(len(ids))
-    norm[article] = frame["norm"].to_numpy(dtype=float)
-    is_home = frame["home"].to_numpy(dtype=bool)
-    home, after = np.unique(article[is_home]), np.unique(article[~is_home])
+    norm[article[~is_name]] = vec["norm"].to_numpy(dtype=float)
+    home = np.unique(article[~is_name & is_home])
+    after = np.unique(article[~is_name & ~is_home])
     same = sparse.triu(matrix[home] @ matrix[home].T, k=1).tocoo()
     across = (matrix[home] @ matrix[after].T).tocoo()
     left = np.concatenate([home[same.row], home[across.row]])
     right = np.concatenate([home[same.col], after[across.col]])
     similarity = np.concatenate([same.data, across.data]) / (norm[left] * norm[right])
     keep = (similarity >= LINK_THRESHOLD) & (np.abs(day[left] - day[right]) <= WINDOW_DAYS)
-    x, y = ids[left[keep]], ids[right[keep]]
+    is_across = np.arange(len(left)) >= len(same.data)
+    left, right, similarity, is_across = left[keep], right[keep], similarity[keep], is_across[keep]
+
+    name_terms, name_term = np.unique(names["term"].to_numpy(dtype=object), return_inverse=True)
+    named = sparse.csr_matrix(
+        (np.ones(len(names)), (article[is_name], name_term)), shape=(len(ids), len(name_terms))
+    )
+    name_home = is_home[is_name]
+    df = np.zeros((2, len(name_terms)))  # per name: articles of the home / next bucket's window
+    window = np.ones(2)  # articles of the home / next bucket's window
+    for side, rows in ((0, name_home), (1, ~name_home)):
+        df[side, name_term[rows]] = names["df_w"].to_numpy(dtype=float)[rows]
+        if rows.any():
+            window[side] = names["n_w"].to_numpy(dtype=float)[rows][0]
+    with np.errstate(divide="ignore"):
+        weight_same = np.where(df[0] > 0, np.log((window[0] + PSEUDO_ARTICLES) / df[0]), 0.0)
+        weight_across = np.where(
+            (df[0] > 0) & (df[1] > 0),
+            np.log((window.max() + PSEUDO_ARTICLES) / df.max(axis=0)),
+            0.0,
+        )
+    evidence = np.zeros(len(left))
+    for across_pairs, weight in ((False, weight_same), (True, weight_across)):
+        pick = is_across == across_pairs
+        if pick.any():
+            shared = named[left[pick]].multiply(named[right[pick]].multiply(weight[None, :]))
+            evidence[pick] = np.asarray(shared.sum(axis=1)).ravel()
+    x, y = ids[left], ids[right]
     first = x < y
     return pd.DataFrame(
         {
             "a": np.where(first, x, y),
             "b": np.where(first, y, x),
-            "similarity": similarity[keep],
+            "similarity": similarity,
+            "name_evidence": evidence,
         }
     )
 
 
-def _window_candidates(postings: DataFrame, norms: DataFrame) -> DataFrame:
-    """(a < b, similarity >= LINK_THRESHOLD) for pairs published within WINDOW_DAYS of each
-    other or with either date unknown. Dated articles are compared per bucket of WINDOW_DAYS
-    days, each bucket with itself and the next (a pair in the window is at most one bucket
-    apart): one sparse product per bucket instead of a join on every shared term."""
-    with_norm = postings.join(norms, "article_id")
+def _window_links(
+    postings: DataFrame, norms: DataFrame, names: DataFrame, day: DataFrame
+) -> DataFrame:
+    """(a < b, similarity >= LINK_THRESHOLD, name_evidence) for the pairs of dated articles
+    published within WINDOW_DAYS of each other. Articles are compared per bucket of
+    WINDOW_DAYS days, each bucket with itself and the next (a pair in the window is at most one
+    bucket apart): one sparse product per bucket instead of a join on every shared term, and
+    a second one over the kept pairs' names (_window_name_counts' rows) for their evidence."""
     bucket = F.floor(F.col("day") / WINDOW_DAYS)
     placed = F.explode(
         F.array(
@@ -371,14 +409,38 @@ def _window_candidates(postings: DataFrame, norms: DataFrame) -> DataFrame:
             F.struct((bucket - 1).alias("g"), F.lit(False).alias("home")),
         )
     ).alias("k")
-    dated = (
-        with_norm.where(F.col("day").isNotNull())
-        .select("term", "article_id", "w", "day", "norm", placed)
-        .select("term", "article_id", "w", "day", "norm", "k.g", "k.home")
-        .groupBy("g")
-        .applyInPandas(_bucket_candidates, _CANDIDATE)
+    columns = ["term", "article_id", "w", "day", "norm", "df_w", "n_w"]
+    vector = (
+        postings.where(F.col("day").isNotNull())
+        .join(norms, "article_id")
+        .select(
+            "term",
+            "article_id",
+            F.col("w").cast("double").alias("w"),
+            "day",
+            F.col("norm").cast("double").alias("norm"),
+            F.lit(None).cast("double").alias("df_w"),
+            F.lit(None).cast("double").alias("n_w"),
+        )
     )
-    return dated.unionByName(_cosine(_undated_dots(postings), norms))
+    # A name in one article of its window pairs with no other article of that window.
+    named = names.where(F.col("df_w") >= 2).join(day.where(F.col("day").isNotNull()), "article_id")
+    named = named.select(
+        "term",
+        "article_id",
+        F.lit(None).cast("double").alias("w"),
+        "day",
+        F.lit(None).cast("double").alias("norm"),
+        "df_w",
+        "n_w",
+    )
+    return (
+        vector.unionByName(named)
+        .select(*columns, placed)
+        .select(*columns, "k.g", "k.home")
+        .groupBy("g")
+        .applyInPandas(_bucket_links, _LINK)
+    )
 
 
 def _cosine(dots: DataFrame, norms: DataFrame) -> DataFrame:
@@ -441,9 +503,11 @@ def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None =
     suffice) and every article's day (days since 1970, null when undated). With `focus`
     (article_id), only the links with at least one end in it.
 
-    Runs the pair search before returning: postings, dot products and candidate pairs are each
-    computed once and kept on the executors (local checkpoints), as every later step reads
-    them again; the result itself is lazy."""
+    Dated pairs get their similarity and name evidence in one pass per date bucket
+    (_window_links); pairs with an undated article, and the pairs around a focus, are
+    joined by term and then to their ends' names. The postings and those joined candidates
+    are computed before returning and kept on the executors (local checkpoints), as later
+    steps read them again; the result itself is lazy."""
     cap = max(MIN_DF_CAP, int(n * MAX_DF_SHARE))
     vector = weighted.where(F.col("df") <= cap)
     postings = (
@@ -454,12 +518,20 @@ def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None =
     )
     if focus is None:
         norms = _norms(vector)
-        candidates = _window_candidates(postings, norms).localCheckpoint(eager=True)
+        dated = _window_links(postings, norms, _window_name_counts(weighted, day, n), day)
+        undated = _cosine(_undated_dots(postings), norms).localCheckpoint(eager=True)
+        found = dated.unionByName(_with_evidence(undated, weighted, day, n))
     else:
         dots = _focus_dots(postings, focus).localCheckpoint(eager=True)
         norms = _norms(vector.join(_ends(dots), "article_id", "left_semi"))
         candidates = _cosine(dots, norms).localCheckpoint(eager=True)
-    names = _window_name_counts(weighted, day, n, None if focus is None else _ends(candidates))
+        found = _with_evidence(candidates, weighted, day, n)
+    return found.where(F.col("similarity") * F.col("name_evidence") >= MIN_LINK_SCORE)
+
+
+def _with_evidence(candidates: DataFrame, weighted: DataFrame, day: DataFrame, n: int) -> DataFrame:
+    """Candidate pairs (a, b, similarity) with their name evidence, from their ends' names."""
+    names = _window_name_counts(weighted, day, n, _ends(candidates))
     # Each article's names as one map term -> (df_w, n_w): a pair's evidence is a fold over one
     # map's keys, not a join that multiplies every pair by its names.
     name_map = names.groupBy("article_id").agg(
@@ -480,7 +552,6 @@ def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None =
         candidates.join(ma, "a")
         .join(mb, "b")
         .select("a", "b", "similarity", evidence.alias("name_evidence"))
-        .where(F.col("similarity") * F.col("name_evidence") >= MIN_LINK_SCORE)
     )
 
 

@@ -140,41 +140,58 @@ def test_continuing_from_the_stories_gives_what_linkage_over_all_articles_gives(
     assert everything == {**before, "n": "a1"}
 
 
-def test_bucket_candidates_are_the_pairs_a_loop_over_every_pair_finds():
+def test_bucket_links_are_the_pairs_and_evidence_a_loop_over_every_pair_finds():
     import itertools
+    import math
     import random
 
     import pandas as pd
 
-    from lake.silver.stories import LINK_THRESHOLD, WINDOW_DAYS, _bucket_candidates
+    from lake.silver.stories import LINK_THRESHOLD, PSEUDO_ARTICLES, WINDOW_DAYS, _bucket_links
 
     rng = random.Random(5)
     vocabulary = [f"t{i}" for i in range(12)]
-    articles = {}  # id -> (day, home, {term: w}, norm)
+    people = [f"n{i}" for i in range(6)]
+    # A name's articles in the window of each bucket (the home bucket's, the next one's), and
+    # how many articles each window holds.
+    df_w = {(name, home): rng.randrange(2, 40) for name in people for home in (True, False)}
+    n_w = {True: 400.0, False: 520.0}
+    articles = {}  # id -> (day, home, {term: w}, norm, names)
     for i in range(24):
         home = i < 14  # the bucket's own articles; the rest are the next bucket's
         day = rng.randrange(0, 14) if home else rng.randrange(14, 28)
         vector = {t: rng.uniform(0.5, 3.0) for t in rng.sample(vocabulary, 4)}
         norm = sum(w * w for w in vector.values()) ** 0.5 * rng.uniform(1.0, 1.5)
-        articles[f"x{i:02d}"] = (day, home, vector, norm)
+        articles[f"x{i:02d}"] = (day, home, vector, norm, set(rng.sample(people, 2)))
     frame = pd.DataFrame(
         [
-            (t, a, w, day, norm, home)
-            for a, (day, home, vector, norm) in articles.items()
+            (t, a, w, float(day), norm, None, None, home)
+            for a, (day, home, vector, norm, _) in articles.items()
             for t, w in vector.items()
+        ]
+        + [
+            (name, a, None, float(day), None, float(df_w[(name, home)]), n_w[home], home)
+            for a, (day, home, _, _, names) in articles.items()
+            for name in names
         ],
-        columns=["term", "article_id", "w", "day", "norm", "home"],
+        columns=["term", "article_id", "w", "day", "norm", "df_w", "n_w", "home"],
     )
     expected = {}
     for a, b in itertools.combinations(sorted(articles), 2):
-        (da, ha, va, na), (db, hb, vb, nb) = articles[a], articles[b]
+        (da, ha, va, na, pa), (db, hb, vb, nb, pb) = articles[a], articles[b]
         if not (ha or hb) or abs(da - db) > WINDOW_DAYS:
             continue  # two next-bucket articles are the next bucket's own pairs
         similarity = sum(va[t] * vb[t] for t in va.keys() & vb.keys()) / (na * nb)
+        evidence = sum(
+            math.log((max(n_w[ha], n_w[hb]) + PSEUDO_ARTICLES) / max(df_w[(t, ha)], df_w[(t, hb)]))
+            for t in pa & pb
+        )
         if similarity >= LINK_THRESHOLD:
-            expected[(a, b)] = similarity
-    found = _bucket_candidates(frame)
+            expected[(a, b)] = (similarity, evidence)
+    found = _bucket_links(frame)
     assert len(expected) > 10  # the case has pairs on both sides of the threshold
+    assert {e for _, e in expected.values()} != {0.0}  # and pairs sharing names
     assert set(zip(found["a"], found["b"], strict=True)) == set(expected)
-    for a, b, similarity in found.itertuples(index=False):
-        assert abs(similarity - expected[(a, b)]) < 1e-12
+    for a, b, similarity, evidence in found.itertuples(index=False):
+        assert abs(similarity - expected[(a, b)][0]) < 1e-12
+        assert abs(evidence - expected[(a, b)][1]) < 1e-9
