@@ -43,6 +43,8 @@ MAGNITUDE_GAP = 10  # dbt_project.yml var magnitude_gap
 UNRECONCILED_MEASURES = {"date:statement"}  # dbt_project.yml var unreconciled_measures
 SYNONYM_MIN_STORIES = 2  # dbt_project.yml var synonym_min_stories
 _INF = float("inf")
+# int_claims_intervals.sql's precision_tier: stated values, then bounds (1), then vague amounts.
+_PRECISION_TIER = {"exact": 0, "approximate": 0, "almost": 0, "vague": 2}
 
 
 def _day(text: str | None) -> int | None:
@@ -87,9 +89,7 @@ def _interval(c: dict) -> dict:
         "source_key": source or f"article:{c['article_id']}",
         "informative": informative,
         "width": width,
-        "tier": (0 if c["qualifier"] in ("exact", "approximate", "almost") else 1)
-        if informative
-        else None,
+        "tier": _PRECISION_TIER.get(c["qualifier"], 1) if informative else None,
     }
 
 
@@ -196,7 +196,14 @@ def _reconcile_group(group: list[dict]) -> dict:
         c["sources"] = len({d["source_key"] for d in peers})
         c["support_articles"] = len({d["article_id"] for d in peers})
     informative.sort(
-        key=lambda c: (c["tier"], -c["sources"], c["width"], -c["support_articles"], c["claim_id"])
+        key=lambda c: (
+            c["tier"],
+            -c["sources"],
+            c["width"],
+            -c["lo"] if c["hi"] == _INF else 0,  # of two open lower bounds the higher
+            -c["support_articles"],
+            c["claim_id"],
+        )
     )
     consensus = informative[0] if informative else None
     disagreeing = [c for c in informative[1:] if not _overlap(c, consensus)]
@@ -326,6 +333,8 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
             for r in roots.get((story_id, kind, per, "/subset" in measure_key), [])
             if _overlap(consensus, closed[r]) and not _told_apart(m["group"], measures[r]["group"])
         ]
+        if len(fits) > 1:  # of several, the one a learned synonym names
+            fits = [r for r in fits if (kind, per, *sorted((measure_key, r[2]))) in synonyms]
         if len(fits) == 1:
             merged[key] = fits[0]
     return merged

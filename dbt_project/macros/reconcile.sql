@@ -1,6 +1,8 @@
 {#- Reconciliation of claims grouped by `key` (a column of `relation`):
       support(c)  = independent sources whose claims overlap c's interval;
-      rank        = stated values before bounds, then support, then precision, then articles;
+      rank        = stated values, then bounds, then vague amounts; then support, then
+                    precision (of two open lower bounds the higher: "at least 160" before
+                    "more than 100"), then articles;
       consensus   = the best-ranked claim: group 1;
       anchor      = a claim that disagrees with the consensus and that no better-ranked such
                     claim overlaps: each heads one more value group (groups pairwise disjoint);
@@ -37,6 +39,7 @@ ranked as (
                 informative.precision_tier,
                 support.support_sources desc,
                 informative.width,
+                case when informative.hi = double('Infinity') then informative.lo end desc,
                 support.support_articles desc,
                 informative.claim_id
         ) as value_rank

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
 import numpy as np
@@ -56,8 +57,8 @@ from pyspark.sql.types import (
 from scipy import sparse
 
 # 2: name evidence per date window; 3: figures as names; 4: loners join; 5: cohesion, 10% words;
-# 6: similarity x name evidence
-STORY_METHOD = "stories-6"
+# 6: similarity x name evidence; 7: strays move to the story they link to more
+STORY_METHOD = "stories-7"
 TERMS_METHOD = "terms-2"  # what article_terms returns; 2: specific figures as names
 LINK_THRESHOLD = 0.1
 COHESION_SHARE = 0.4
@@ -171,12 +172,15 @@ def average_linkage(
     """node -> its group's smallest node. Merges the two groups of highest mean pairwise
     similarity (absent links count 0) while that mean is >= threshold and, when both hold
     several articles, >= COHESION_SHARE of the smaller of their own mean pairwise
-    similarities; then a lone article joins the group of several it links to most. A node may
-    stand for a group formed earlier: `sizes` gives its articles (default 1), a link's
-    similarity is then the sum over the pairs of articles it joins, and a link from a node to
-    itself is the sum of the links within it, so the linkage goes on from there."""
+    similarities; then a lone article joins the group of several it links to most, and an
+    article that links to another group of several more than to its own moves there
+    (_move_strays). A node may stand for a group formed earlier: `sizes` gives its articles
+    (default 1), a link's similarity is then the sum over the pairs of articles it joins, and a
+    link from a node to itself is the sum of the links within it, so the linkage goes on from
+    there."""
     sizes = sizes or {}
     size = {n: sizes.get(n, 1) for n in nodes}
+    node_size = dict(size)
     members = {n: [n] for n in size}
     inner = dict.fromkeys(size, 0.0)  # sum of the links within each group
     adjacent: dict[str, dict[str, float]] = {n: {} for n in size}
@@ -185,6 +189,7 @@ def average_linkage(
             adjacent[a][b] = adjacent[b][a] = adjacent[a].get(b, 0.0) + similarity
         else:
             inner[a] += similarity
+    node_links = {n: dict(linked) for n, linked in adjacent.items()}
 
     def cohesion(n: str) -> float:
         return inner[n] / (size[n] * (size[n] - 1) / 2)
@@ -234,7 +239,41 @@ def average_linkage(
                 joins[node] = min(groups)[1]
     for node, into in joins.items():
         members[into] += members.pop(node)
-    return {m: min(group) for group in members.values() for m in group}
+    _move_strays(members, node_links, node_size)
+    return {m: min(group) for group in members.values() if group for m in group}
+
+
+def _move_strays(
+    members: dict[str, list[str]],
+    node_links: dict[str, dict[str, float]],
+    node_size: dict[str, int],
+) -> None:
+    """An article in a story of several moves to another story of several when its links to
+    that story are both stronger in sum and higher in mean (per article) than its links to its
+    own story's other articles: a stray that joined early through one strong link, before its
+    own event's story formed. Decided on the linkage's result, so moves do not cascade; a story
+    formed earlier (a node of several articles) does not move."""
+    group_of = {m: root for root, group in members.items() for m in group}
+    articles = {root: sum(node_size[m] for m in group) for root, group in members.items()}
+    moves = {}
+    for node, own in group_of.items():
+        if node_size[node] != 1 or articles[own] < 2:
+            continue
+        totals: dict[str, float] = defaultdict(float)
+        for other, similarity in node_links[node].items():
+            totals[group_of[other]] += similarity
+        own_total = totals.pop(own, 0.0)
+        own_mean = own_total / (articles[own] - 1)
+        better = [
+            (-total / articles[root], root)
+            for root, total in totals.items()
+            if articles[root] >= 2 and total >= own_total and total / articles[root] > own_mean
+        ]
+        if better:
+            moves[node] = min(better)[1]
+    for node, into in moves.items():
+        members[group_of[node]].remove(node)
+        members[into].append(node)
 
 
 # Input of the linkage: links between nodes, where a node is an article or a story formed

@@ -113,6 +113,30 @@ def test_a_lone_article_joins_the_story_it_links_to_most():
     assert continued == {"s": "n", "n": "n", "t": "t", "m": "m"}
 
 
+def test_a_stray_that_joined_through_one_strong_link_moves_to_the_story_it_links_to_more():
+    a = [("a1", "a2", 0.6), ("a1", "a3", 0.6), ("a2", "a3", 0.6)]
+    b = [("b1", "b2", 0.5), ("b1", "b3", 0.5), ("b2", "b3", 0.5)]
+    nodes = ["a1", "a2", "a3", "b1", "b2", "b3", "x"]
+    # x links to a1 at 0.9, the strongest link of all, so it joins a1 first and a with it
+    # (over 4 x 3 pairs the two stories link at most 0.0875, under the 0.1 threshold). Its
+    # links to b, 3 x 0.35 = 1.05 (mean 0.35), beat those to a's other three, 0.9 (mean 0.3).
+    to_b = [("x", b1, 0.35) for b1 in ("b1", "b2", "b3")]
+    moved = average_linkage(nodes, [*a, *b, ("x", "a1", 0.9), *to_b], 0.1)
+    assert moved == {
+        "a1": "a1",
+        "a2": "a1",
+        "a3": "a1",
+        "b1": "b1",
+        "b2": "b1",
+        "b3": "b1",
+        "x": "b1",
+    }
+    # At 0.25 each (sum 0.75 < 0.9, mean 0.25 < 0.3) x stays where the linkage put it.
+    to_b = [("x", b1, 0.25) for b1 in ("b1", "b2", "b3")]
+    stays = average_linkage(nodes, [*a, *b, ("x", "a1", 0.9), *to_b], 0.1)
+    assert stays["x"] == "a1" and stays["b3"] == "b1"
+
+
 def test_continuing_from_the_stories_gives_what_linkage_over_all_articles_gives():
     links = {
         ("a1", "a2"): 0.6,

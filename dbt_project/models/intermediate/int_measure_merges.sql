@@ -5,7 +5,8 @@
 -- values disagree (it is that fact's minority, a conflict), unless an article tells them apart; a
 -- root that joins another takes nothing in (no chains). A vague measure ("thousands of people",
 -- "early March") then joins the one fact of its story, kind, per and part-of flag whose consensus
--- it fits, when exactly one does and no article tells them apart. A fact keeps the id and
+-- it fits, when exactly one does and no article tells them apart (of several, the one a synonym
+-- names). A fact keeps the id and
 -- measure_key of the measure it is merged into.
 
 with measures as (
@@ -100,17 +101,32 @@ roots as (
     left anti join synonym_into on precise_roots.measure_id = synonym_into.measure_id
 ),
 
-vague_into as (
-    select a.measure_id, min(b.measure_id) as into_id
+vague_fits as (
+    select a.measure_id, b.measure_id as into_id, synonyms.key_a is not null as is_synonym
     from measures as a
     inner join roots as b
         on {{ same_measure_partition('a', 'b') }}
         and {{ intervals_overlap('a', 'b') }}
+    left join synonyms
+        on synonyms.kind = a.kind
+        and synonyms.per_key = a.per_key
+        and synonyms.key_a = least(a.measure_key, b.measure_key)
+        and synonyms.key_b = greatest(a.measure_key, b.measure_key)
     left anti join told_apart
         on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
     where a.is_vague
-    group by a.measure_id
-    having count(*) = 1
+),
+
+-- The one fact a vague measure fits; of several, the one whose key is a learned synonym of its
+-- own ("hundreds of personnel" beside 290 firefighters and 260 homes), when exactly one is.
+vague_into as (
+    select
+        measure_id,
+        case when count(*) = 1 then min(into_id) else min(case when is_synonym then into_id end) end
+            as into_id
+    from vague_fits
+    group by measure_id
+    having count(*) = 1 or count_if(is_synonym) = 1
 ),
 
 merged as (
