@@ -6,8 +6,7 @@
 -- root that joins another takes nothing in (no chains). A vague measure ("thousands of people",
 -- "early March") then joins the one fact of its story, kind, per and part-of flag whose consensus
 -- it fits, when exactly one does and no article tells them apart (of several, the one a synonym
--- names). A fact keeps the id and
--- measure_key of the measure it is merged into.
+-- names). A fact keeps the id and measure_key of the measure it is merged into.
 
 with measures as (
     select * from {{ ref('int_measure_precise_merges') }}
