@@ -1,0 +1,1 @@
+"""BASIL (launchnlp/BASIL) as a labelled development set for the claim extractor."""
