@@ -6,6 +6,8 @@ import csv
 import json
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -16,7 +18,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from lake.config import load_settings
+from lake.config import SettingsError, load_settings
 
 app = typer.Typer(
     name="claimhouse",
@@ -48,9 +50,38 @@ class OutputFormat(StrEnum):
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format")]
 
 
+# Exit codes: 0 ok; 1 a data or contract failure; 2 a usage or settings error; 3 the warehouse
+# is busy with another writer (try again later).
+EXIT_USAGE = 2
+EXIT_BUSY = 3
+
+
 def _fail(message: str, code: int = 1) -> typer.Exit:
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
+
+
+def _settings(*args):
+    try:
+        return load_settings(*args)
+    except SettingsError as exc:
+        raise _fail(str(exc), EXIT_USAGE) from exc
+
+
+@contextmanager
+def _writer(settings, run_id: str) -> Iterator[None]:
+    """Hold the warehouse's writer lock; another writer's run ends this one with EXIT_BUSY."""
+    from lake.lock import WarehouseBusy, warehouse_lock
+
+    try:
+        lock = warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s)
+        lock.__enter__()
+    except WarehouseBusy as exc:
+        raise _fail(str(exc), EXIT_BUSY) from exc
+    try:
+        yield
+    finally:
+        lock.__exit__(None, None, None)
 
 
 def _session(settings):
@@ -87,17 +118,18 @@ def run(
     ] = None,
 ) -> None:
     """Run every layer end to end: ingest articles into bronze, then build the layers after it."""
-    from lake.pipeline import run_pipeline
+    from lake.pipeline import new_run_id, run_pipeline
     from lake.storage import LakeError
 
-    settings = load_settings(warehouse, input_dir, master, max_file_bytes)
+    settings = _settings(warehouse, input_dir, master, max_file_bytes)
     if not settings.input_dir.is_dir():
         raise _fail(f"input folder {settings.input_dir} does not exist: pass --input DIR")
     started = time.perf_counter()
-    with err.status("starting Spark...") as status:
+    run_id = new_run_id()
+    with _writer(settings, run_id), err.status("starting Spark...") as status:
         spark = _session(settings)
         try:
-            summary = run_pipeline(spark, settings, progress=lambda m: status.update(m))
+            summary = run_pipeline(spark, settings, run_id, progress=lambda m: status.update(m))
         except LakeError as exc:
             raise _fail(str(exc)) from exc
     elapsed = time.perf_counter() - started
@@ -108,12 +140,23 @@ def run(
         out.print(
             f"bronze: {b.files_seen} files seen = {b.new_articles} new articles + "
             f"{b.unchanged} unchanged + {b.duplicates} duplicates + {b.rejected} rejected + "
-            f"{b.sidecars} sidecars; {b.files_read} read (unchanged files are not)"
+            f"{b.sidecars} sidecars"
+            + (
+                f" + {b.not_settled} not settled (still being written: next run)"
+                if b.not_settled
+                else ""
+            )
+            + f"; {b.files_read} read (unchanged files are not)"
         )
     if (s := summary.silver) is not None:
         out.print(
             f"silver: {s.claims} claims from {s.articles_processed} new articles, "
             f"{s.quarantined} quarantined (extractor {s.extractor_version})"
+            + (
+                f"; {s.failed} articles not extracted (see silver.extractions.error)"
+                if s.failed
+                else ""
+            )
         )
     if (st := summary.stories) is not None:
         out.print(st.describe())
@@ -164,7 +207,7 @@ def sql(
     if server:
         _query_server(server, query, fmt, limit)
         return
-    settings = load_settings(warehouse, None, master)
+    settings = _settings(warehouse, None, master)
     spark = _session(settings)
     lake = Lake(spark, settings.warehouse)
     known = lake.register_all()
@@ -200,7 +243,7 @@ def validate(
     from lake.pipeline import new_run_id
     from lake.storage import Lake, LakeError
 
-    settings = load_settings(warehouse, None, master)
+    settings = _settings(warehouse, None, master)
     try:
         contracts = load_contracts()
     except LakeError as exc:
@@ -212,12 +255,13 @@ def validate(
     ]
     if not chosen:
         raise _fail(f"no contract matches; contracts: {', '.join(sorted(contracts))}", 2)
-    spark = _session(settings)
     run_id = new_run_id()
-    try:
-        checked = validate_current(spark, Lake(spark, settings.warehouse), run_id, chosen)
-    except LakeError as exc:
-        raise _fail(str(exc)) from exc
+    with _writer(settings, run_id):
+        spark = _session(settings)
+        try:
+            checked = validate_current(spark, Lake(spark, settings.warehouse), run_id, chosen)
+        except LakeError as exc:
+            raise _fail(str(exc)) from exc
     results = Table("table", "rule", "severity", "result", "rows broken")
     fatal = 0
     for item in checked:
@@ -283,7 +327,7 @@ def dashboard(
     from lake.dashboard import write_dashboard
     from lake.storage import Lake
 
-    settings = load_settings(warehouse, None, master)
+    settings = _settings(warehouse, None, master)
     if not settings.warehouse.is_dir():
         raise _fail(f"no warehouse at {settings.warehouse}: run `claimhouse run` first")
     spark = _session(settings)
@@ -328,7 +372,7 @@ def ui(
 
     from lake.config import REPO_ROOT
 
-    settings = load_settings(warehouse, input_dir, master)
+    settings = _settings(warehouse, input_dir, master)
     home = settings.warehouse / "_dagster"
     home.mkdir(parents=True, exist_ok=True)
     # The instance settings (one writing run at a time) live with the code location.
@@ -364,7 +408,7 @@ def serve_sql(
     from lake.serve import LOOPBACK, port_in_use, serve
     from lake.storage import LakeError
 
-    settings = load_settings(warehouse, None, master)
+    settings = _settings(warehouse, None, master)
     if host not in LOOPBACK:
         err.print(
             f"[bold yellow]warning:[/] binding to {host}: the endpoint has no authentication; "
@@ -467,7 +511,7 @@ def history(
         _split(table)
     except LakeError as exc:
         raise _fail(str(exc), 2) from exc
-    settings = load_settings(warehouse, None, master)
+    settings = _settings(warehouse, None, master)
     spark = _session(settings)
     try:
         hist = Lake(spark, settings.warehouse).history(table)

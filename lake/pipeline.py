@@ -50,7 +50,9 @@ def ingest_and_check(
     """Bronze: ingest the input folder, then its contracts. bronze.articles' rules run over the
     whole table (duplicate or missing keys); bronze.ingest_log's over this run's files (nothing
     lost: every file seen is an article or a reject)."""
-    summary = ingest(spark, lake, settings.input_dir, run_id, settings.max_file_bytes)
+    summary = ingest(
+        spark, lake, settings.input_dir, run_id, settings.max_file_bytes, settings.settle_s
+    )
     this_run = lake.read("bronze.ingest_log").where(F.col("run_id") == run_id)
     enforce_tables(
         spark,
@@ -87,7 +89,9 @@ def run_pipeline(
         summary.stage_seconds["bronze"] = time.perf_counter() - started
         started = time.perf_counter()
         progress("silver: extracting claims from new articles")
-        summary.silver = extract_new(spark, lake, run_id)
+        summary.silver = extract_new(
+            spark, lake, run_id, budget_s_per_100kb=settings.extract_budget_s
+        )
         summary.step_seconds["silver.claims"] = time.perf_counter() - started
         summary.step_seconds["silver.extraction"] = summary.silver.extraction_s
         progress("silver: grouping articles into stories")

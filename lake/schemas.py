@@ -96,7 +96,12 @@ BRONZE_INGEST_LOG = TableSpec(
             _f("run_id", StringType(), False),
             _f("input_dir", StringType(), False),
             _f("source_uri", StringType(), False),
-            _f("outcome", StringType(), False, "new | unchanged | duplicate | rejected | sidecar"),
+            _f(
+                "outcome",
+                StringType(),
+                False,
+                "new | unchanged | duplicate | rejected | sidecar | not_settled",
+            ),
             _f("article_id", StringType(), True),
             _f("reason", StringType(), True),
             _f("size_bytes", LongType(), False),
@@ -175,6 +180,13 @@ SILVER_EXTRACTIONS = TableSpec(
             _f("quarantined", IntegerType(), False),
             _f("extracted_at", TimestampType(), False),
             _f("run_id", StringType(), False),
+            _f(
+                "error",
+                StringType(),
+                True,
+                "why no claims were extracted (an extractor error or its time budget); "
+                "null when extraction ran. A new extractor version tries the article again",
+            ),
         ]
     ),
 )

@@ -49,7 +49,36 @@ class Lake:
                 .comment(spec.description)
                 .execute()
             )
+        else:
+            self._add_new_columns(spec)
         self.register(spec.name)
+
+    def _add_new_columns(self, spec: TableSpec) -> None:
+        """A warehouse made by an older claimhouse gains the nullable columns added to the
+        table's spec since (Delta's ALTER TABLE ADD COLUMNS: the old rows read them as null)."""
+        location = str(self.path(spec.name))
+        if _SCHEMA_CHECKED.get(spec.name) == location:
+            return
+        have = set(DeltaTable.forPath(self.spark, location).toDF().columns)
+        missing = [f for f in spec.schema.fields if f.name not in have]
+        if any(not f.nullable for f in missing):
+            raise LakeError(
+                f"{spec.name} at {location} lacks required columns "
+                f"{[f.name for f in missing if not f.nullable]}: it was made by another "
+                "version of claimhouse; rebuild it (claimhouse run into a new warehouse)"
+            )
+        if missing:
+            columns = ", ".join(
+                f"`{f.name}` {f.dataType.simpleString()}"
+                + (
+                    " COMMENT '" + f.metadata["comment"].replace("'", "\\'") + "'"
+                    if f.metadata.get("comment")
+                    else ""
+                )
+                for f in missing
+            )
+            self.spark.sql(f"ALTER TABLE delta.`{location}` ADD COLUMNS ({columns})")
+        _SCHEMA_CHECKED[spec.name] = location
 
     def read(self, table: str, version: int | None = None) -> DataFrame:
         self._require(table)
@@ -177,6 +206,8 @@ class Lake:
 
 # table -> location this process registered it at; saves a catalog round trip per write.
 _REGISTERED: dict[str, str] = {}
+# table -> location whose schema this process has brought up to its spec.
+_SCHEMA_CHECKED: dict[str, str] = {}
 
 
 def _split(table: str) -> tuple[str, str]:

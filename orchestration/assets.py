@@ -126,7 +126,9 @@ def build_silver_extract() -> dg.AssetsDefinition:
         (lake.silver.publish.extract_new, which enforces silver.claims' contract)."""
         with lake.open(context.run.run_id) as h:
             try:
-                summary = extract_new(h.spark, h.lake, h.run_id)
+                summary = extract_new(
+                    h.spark, h.lake, h.run_id, budget_s_per_100kb=h.settings.extract_budget_s
+                )
             except ContractViolation as violation:
                 context.log.error(str(violation))
                 yield from contract_check_results(h.lake, h.run_id, checks)

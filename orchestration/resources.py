@@ -11,6 +11,7 @@ from pydantic import Field
 from pyspark.sql import SparkSession
 
 from lake.config import Settings, load_settings
+from lake.lock import warehouse_lock
 from lake.spark import get_spark
 from lake.storage import Lake
 from orchestration.environment import Environment
@@ -46,16 +47,17 @@ class LakeResource(dg.ConfigurableResource):
         active one) and a Lake; Delta commits made inside name the run. The session is not
         stopped here: later steps of the same run reuse it."""
         settings = self.settings()
-        spark = get_spark(settings)
-        previous = spark.conf.get(_COMMIT_METADATA, None)
-        spark.conf.set(_COMMIT_METADATA, f"claimhouse run {run_id}")
-        try:
-            yield LakeHandle(settings, spark, Lake(spark, settings.warehouse), run_id)
-        finally:
-            if previous is None:
-                spark.conf.unset(_COMMIT_METADATA)
-            else:
-                spark.conf.set(_COMMIT_METADATA, previous)
+        with warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s):
+            spark = get_spark(settings)
+            previous = spark.conf.get(_COMMIT_METADATA, None)
+            spark.conf.set(_COMMIT_METADATA, f"claimhouse run {run_id}")
+            try:
+                yield LakeHandle(settings, spark, Lake(spark, settings.warehouse), run_id)
+            finally:
+                if previous is None:
+                    spark.conf.unset(_COMMIT_METADATA)
+                else:
+                    spark.conf.set(_COMMIT_METADATA, previous)
 
 
 def resources_for(env: Environment) -> dict[str, dg.ConfigurableResource]:

@@ -1,11 +1,12 @@
 """The full job, a sensor on the input folder and the daily validation schedule."""
 
 import hashlib
-import os
+import time
 from pathlib import Path
 
 import dagster as dg
 
+from lake.bronze.ingest import list_local, unsettled_files
 from orchestration.environment import Environment
 from orchestration.resources import LakeResource
 
@@ -26,25 +27,16 @@ def build_full_job():
     )
 
 
-def input_fingerprint(input_dir: Path) -> tuple[str, int]:
-    """sha256 over (relative path, size, mtime) of every visible file below input_dir, and the
-    number of files. Names starting with '.' are skipped, as bronze ingest skips them."""
+def input_fingerprint(input_dir: Path, settle_s: float) -> tuple[str, int, int]:
+    """sha256 over (name, size, modification time) of every entry bronze ingest would see
+    (lake.bronze.ingest.list_local), the number of entries, and how many of them are not
+    settled yet (modified within settle_s seconds: still being written, perhaps)."""
+    files = list_local(input_dir)
     digest = hashlib.sha256()
-    count = 0
-    for folder, dirs, names in os.walk(input_dir):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(names):
-            if name.startswith("."):
-                continue
-            path = Path(folder) / name
-            try:
-                stat = path.stat()
-            except FileNotFoundError:  # removed while listing
-                continue
-            rel = path.relative_to(input_dir).as_posix()
-            digest.update(f"{rel}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-            count += 1
-    return digest.hexdigest(), count
+    for f in files:
+        digest.update(f"{f.source_uri}\0{f.size_bytes}\0{f.modified_at}\0{f.problem}\n".encode())
+    unsettled = unsettled_files(files, time.time() - settle_s)
+    return digest.hexdigest(), len(files), len(unsettled)
 
 
 def build_input_sensor(job, env: Environment) -> dg.SensorDefinition:
@@ -60,10 +52,19 @@ def build_input_sensor(job, env: Environment) -> dg.SensorDefinition:
         description="Runs the full job when files in the input folder are added or changed.",
     )
     def input_folder_sensor(context: dg.SensorEvaluationContext, lake: LakeResource):
-        input_dir = lake.settings().input_dir
+        settings = lake.settings()
+        input_dir = settings.input_dir
         if not input_dir.is_dir():
             return dg.SkipReason(f"input folder {input_dir} does not exist")
-        fingerprint, files = input_fingerprint(input_dir)
+        fingerprint, files, unsettled = input_fingerprint(input_dir, settings.settle_s)
+        if unsettled:
+            # The cursor stays: once the files settle, the next tick sees the change.
+            many = unsettled > 1
+            return dg.SkipReason(
+                f"{unsettled} file{'s' if many else ''} in {input_dir} "
+                f"{'are' if many else 'is'} still being written; waiting for "
+                f"{'them' if many else 'it'} to be unchanged for {settings.settle_s:g} s"
+            )
         if fingerprint == context.cursor:
             return dg.SensorResult(skip_reason=f"no change in {input_dir}", cursor=fingerprint)
         if files == 0:

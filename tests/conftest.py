@@ -10,6 +10,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "seeds"
+# Tests write their input files a moment before they ingest them: no settle time, except in
+# the tests of settling, which set their own.
+os.environ.setdefault("CLAIMHOUSE_SETTLE_S", "0")
 
 
 @pytest.fixture(scope="session")

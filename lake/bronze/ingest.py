@@ -34,10 +34,18 @@ class IngestSummary:
     rejected: int
     sidecars: int
     files_read: int = 0  # files whose content this run read (unchanged ones are not)
+    not_settled: int = 0  # still being written: left for the next run
 
     @property
     def accounted(self) -> int:
-        return self.new_articles + self.unchanged + self.duplicates + self.rejected + self.sidecars
+        return (
+            self.new_articles
+            + self.unchanged
+            + self.duplicates
+            + self.rejected
+            + self.sidecars
+            + self.not_settled
+        )
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,7 @@ class InputFile:
     source_uri: str  # relative to the input folder, '/'-separated
     size_bytes: int
     modified_at: float | None = None  # seconds since the epoch, when the file system says
+    problem: str | None = None  # why it cannot be read at all: a reject, never an article
 
 
 def list_input(spark: SparkSession, input_dir: Path | str) -> list[InputFile]:
@@ -54,35 +63,92 @@ def list_input(spark: SparkSession, input_dir: Path | str) -> list[InputFile]:
     """
     text = str(input_dir)
     if "://" not in text and not text.startswith("file:"):
-        return _list_local(Path(text))
+        return list_local(Path(text))
     return _list_hadoop(spark, text)
 
 
-def _list_local(root: Path) -> list[InputFile]:
+def list_local(root: Path) -> list[InputFile]:
+    """Every entry below root that is not hidden. What cannot be read as a file (a link that
+    leads outside root or nowhere, a linked folder, a pipe, a folder that cannot be listed, a
+    name that is not UTF-8) is listed too, with its reject reason in `problem`."""
+    if not root.exists():
+        raise LakeError(f"input folder {root} does not exist: pass --input DIR")
     if not root.is_dir():
-        raise LakeError(f"input folder {root} does not exist or is not a folder")
+        raise LakeError(f"input {root} is a file, not a folder: pass the folder that holds it")
     root = root.resolve()
-    files = []
-    for folder, dirs, names in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+    files: list[InputFile] = []
+
+    def unlisted(full: str, problem: str) -> None:
+        rel = os.path.relpath(full, root)
+        files.append(InputFile(path="", source_uri=_printable(rel), size_bytes=0, problem=problem))
+
+    def walk_error(error: OSError) -> None:
+        if error.filename and os.path.realpath(error.filename) != str(root):
+            unlisted(
+                error.filename,
+                f"folder could not be listed ({error.strerror}): its files were not read; "
+                "fix its permissions and run again",
+            )
+        else:
+            raise LakeError(f"input folder {root} could not be listed: {error.strerror}")
+
+    for folder, dirs, names in os.walk(root, onerror=walk_error):
+        for d in sorted(dirs):
+            if not d.startswith(".") and os.path.islink(os.path.join(folder, d)):
+                unlisted(
+                    os.path.join(folder, d),
+                    "link to a folder: linked folders are not followed; move or copy the "
+                    "files into the input folder",
+                )
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d))
+        )
         for name in names:
             if name.startswith("."):
                 continue
-            full = Path(folder) / name
-            if not full.is_file():
-                continue
-            rel = full.relative_to(root).as_posix()
-            stat = full.stat()
-            files.append(
-                InputFile(
-                    path=f"file:{full}",
-                    source_uri=rel,
-                    size_bytes=stat.st_size,
-                    # ctime too: copies that keep an old mtime (cp -p, rsync -t) still count.
-                    modified_at=max(stat.st_mtime, stat.st_ctime),
-                )
-            )
+            full = os.path.join(folder, name)
+            entry = _local_entry(root, full)
+            if isinstance(entry, str):
+                unlisted(full, entry)
+            else:
+                files.append(entry)
     return sorted(files, key=lambda f: f.source_uri)
+
+
+def _printable(rel: str) -> str:
+    """A name as text: bytes that are not UTF-8 (kept by the OS as surrogates) become \\xNN."""
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
+
+
+def _local_entry(root: Path, full: str) -> InputFile | str:
+    """The file to read, or why it cannot be read."""
+    rel = os.path.relpath(full, root)
+    if _printable(rel) != rel:
+        return "file name is not valid UTF-8: rename the file"
+    if os.path.islink(full):
+        target = os.path.realpath(full)
+        if not os.path.exists(target):
+            return f"broken link: its target {os.readlink(full)} does not exist"
+        if os.path.commonpath([target, str(root)]) != str(root):
+            return (
+                f"link to {target}, outside the input folder: not followed, so nothing "
+                "outside the folder becomes queryable; copy the file in instead"
+            )
+    try:
+        stat = os.stat(full)
+    except OSError as error:
+        return f"file could not be read ({error.strerror}): check it and run again"
+    if not os.path.isfile(full):
+        return "not a regular file (a pipe, socket or device): claimhouse reads .txt and .md files"
+    if not os.access(full, os.R_OK):
+        return "file is not readable (permission denied): fix its permissions and run again"
+    return InputFile(
+        path=f"file:{full}",
+        source_uri=Path(rel).as_posix(),
+        size_bytes=stat.st_size,
+        # ctime too: copies that keep an old mtime (cp -p, rsync -t) still count.
+        modified_at=max(stat.st_mtime, stat.st_ctime),
+    )
 
 
 def _list_hadoop(spark: SparkSession, input_dir: str) -> list[InputFile]:
@@ -215,6 +281,16 @@ def _read_local(path: str, max_file_bytes: int) -> bytes | None:
 def _parse_row(source_uri, size_bytes, content, sidecar_uri, sidecar_content) -> dict:
     if content is None and size_bytes > 0:
         parsed = ParsedFile(None, reason=_VANISHED)
+    elif isinstance(sidecar_uri, str) and sidecar_content is None:
+        # Ingesting the article without its metadata would lose the outlet and date for good:
+        # the next run, once the sidecar is fixed, ingests both.
+        parsed = ParsedFile(
+            None,
+            reason=(
+                f"sidecar {sidecar_uri} could not be read (deleted, unreadable, or over the "
+                "file size limit): fix it, or remove it to ingest the article without metadata"
+            ),
+        )
     else:
         # Spark reads no row for a 0-byte file: its content is empty, not missing.
         raw = bytes(content) if content is not None else b""
@@ -236,8 +312,10 @@ def _parse_row(source_uri, size_bytes, content, sidecar_uri, sidecar_content) ->
 
 def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, list]:
     """Split the listing into articles (with their sidecar), sidecars, and early rejects."""
+    rejects = [(f, f.problem) for f in files if f.problem]
+    files = [f for f in files if not f.problem]
     by_uri = {f.source_uri: f for f in files}
-    articles, sidecars, rejects = [], set(), []
+    articles, sidecars = [], set()
     for f in files:
         suffix = PurePosixPath(f.source_uri).suffix.lower()
         if suffix not in ARTICLE_SUFFIXES:
@@ -274,12 +352,17 @@ def ingest(
     input_dir: Path | str,
     run_id: str,
     max_file_bytes: int,
+    settle_s: float = 0.0,
 ) -> IngestSummary:
-    """Load every file below input_dir into bronze; rerunning on the same files changes nothing."""
+    """Load every file below input_dir into bronze; rerunning on the same files changes nothing.
+    A file modified less than settle_s seconds ago (or whose article or sidecar was) may still
+    be being written: it is logged as not_settled and left for the next run."""
     for spec in (BRONZE_ARTICLES, BRONZE_REJECTS, BRONZE_INGEST_LOG):
         lake.ensure(spec)
     now = datetime.now(UTC)
-    files = list_input(spark, input_dir)
+    seen = list_input(spark, input_dir)
+    unsettled = unsettled_files(seen, now.timestamp() - settle_s)
+    files = [f for f in seen if f.source_uri not in unsettled]
     articles, sidecars, early_rejects = _classify(files, max_file_bytes)
     unchanged = _unchanged_since_logged(spark, lake, articles)
     articles = [(f, s) for f, s in articles if f.source_uri not in unchanged]
@@ -312,11 +395,30 @@ def ingest(
     parsed = parsed.persist()
     try:
         summary = _write(
-            spark, lake, parsed, early_rejects, sidecars, unchanged, files, input_dir, run_id, now
+            spark,
+            lake,
+            parsed,
+            early_rejects,
+            sidecars,
+            unchanged,
+            seen,
+            unsettled,
+            input_dir,
+            run_id,
+            now,
         )
-        return replace(summary, files_read=len(wanted))
+        summary = replace(summary, files_read=len(wanted))
     finally:
         parsed.unpersist()
+    if summary.accounted != summary.files_seen:
+        # Nothing is lost: every file seen is an article, a sidecar or a reject. This run
+        # broke that, so it stops loudly rather than let later layers build on it.
+        raise LakeError(
+            f"bronze.ingest_log of run {run_id} accounts for {summary.accounted} of the "
+            f"{summary.files_seen} files seen in {input_dir}: this is a claimhouse bug; "
+            "please report it with the folder's listing"
+        )
+    return summary
 
 
 def _unchanged_since_logged(
@@ -356,7 +458,37 @@ def _unchanged_since_logged(
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
 
-def _write(spark, lake, parsed, early_rejects, sidecars, unchanged, files, input_dir, run_id, now):
+def unsettled_files(files: list[InputFile], settled_before: float) -> set[str]:
+    """source_uris modified at or after settled_before: still being copied, perhaps. An article
+    and its sidecar wait for each other."""
+    fresh = {
+        f.source_uri for f in files if f.modified_at is not None and f.modified_at >= settled_before
+    }
+    waiting = {stem for uri in fresh if (stem := _pair_stem(uri))}
+    return fresh | {f.source_uri for f in files if _pair_stem(f.source_uri) in waiting}
+
+
+def _pair_stem(uri: str) -> str | None:
+    """An article's or sidecar's name without its suffix; None for other files."""
+    path = PurePosixPath(uri)
+    if path.suffix.lower() in (*ARTICLE_SUFFIXES, SIDECAR_SUFFIX):
+        return str(path.with_suffix(""))
+    return None
+
+
+def _write(
+    spark,
+    lake,
+    parsed,
+    early_rejects,
+    sidecars,
+    unchanged,
+    files,
+    unsettled,
+    input_dir,
+    run_id,
+    now,
+):
     ok = parsed.where(F.col("reason").isNull())
     # Pin the snapshot this run compares against: `decided` is lazy and is evaluated again
     # after the MERGE below, which must not make this run's new articles look unchanged.
@@ -443,7 +575,18 @@ def _write(spark, lake, parsed, early_rejects, sidecars, unchanged, files, input
         F.lit(None).cast("string").alias("content_sha256"),
     )
     not_read = spark.createDataFrame(
-        [(uri, "unchanged", a, None, size, sha) for uri, (a, sha, size) in unchanged.items()],
+        [(uri, "unchanged", a, None, size, sha) for uri, (a, sha, size) in unchanged.items()]
+        + [
+            (
+                uri,
+                "not_settled",
+                None,
+                "modified during the last seconds (still being written?): read by the next run",
+                by_uri[uri].size_bytes,
+                None,
+            )
+            for uri in sorted(unsettled)
+        ],
         "source_uri string, outcome string, article_id string, reason string, "
         "size_bytes long, content_sha256 string",
     )
@@ -493,4 +636,5 @@ def _write(spark, lake, parsed, early_rejects, sidecars, unchanged, files, input
         duplicates=counts.get("duplicate", 0),
         rejected=counts.get("rejected", 0),
         sidecars=counts.get("sidecar", 0),
+        not_settled=counts.get("not_settled", 0),
     )

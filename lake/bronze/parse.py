@@ -128,13 +128,14 @@ def parse_timestamp(text: str) -> datetime | None:
     """A date or timestamp with a year, as UTC; None when it does not parse as one."""
     try:
         parsed = dateparser.parse(text, default=datetime(1, 1, 1))
+        if parsed is None or parsed.year == 1:
+            return None
+        if parsed.tzinfo is None:
+            return parsed.replace(tzinfo=UTC)
+        # A stamp at the calendar's edge overflows when moved to UTC ("9999-12-31T23:59-14:00").
+        return parsed.astimezone(UTC)
     except (ValueError, OverflowError):
         return None
-    if parsed is None or parsed.year == 1:
-        return None
-    if parsed.tzinfo is None:
-        return parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
 
 
 def detect_published_at(body: str) -> datetime | None:
@@ -156,6 +157,10 @@ def parse_sidecar(name: str, raw: bytes) -> tuple[dict[str, object], str | None]
             f"sidecar {name} is not valid JSON (line {err.lineno}, column {err.colno}: "
             f"{err.msg}): fix or remove it"
         )
+    except RecursionError:
+        return {}, f"sidecar {name} is nested too deeply to be metadata: fix or remove it"
+    except ValueError as err:  # e.g. an integer of thousands of digits
+        return {}, f"sidecar {name} is not usable JSON ({err}): fix or remove it"
     if not isinstance(data, dict):
         return {}, f"sidecar {name} must hold a JSON object with {', '.join(SIDECAR_FIELDS)}"
     fields: dict[str, object] = {}
@@ -165,6 +170,11 @@ def parse_sidecar(name: str, raw: bytes) -> tuple[dict[str, object], str | None]
             continue
         if not isinstance(value, str):
             return {}, f"sidecar {name}: {key} must be a string, got {type(value).__name__}"
+        if not _encodable(value):
+            return {}, (
+                f"sidecar {name}: {key} holds an unpaired surrogate escape (such as \\ud800), "
+                "which is not text: fix the value"
+            )
         if key == "published_at":
             stamp = parse_timestamp(value)
             if stamp is None:
@@ -178,13 +188,38 @@ def parse_sidecar(name: str, raw: bytes) -> tuple[dict[str, object], str | None]
     return fields, None
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse_file(
     source_uri: str,
     raw: bytes,
     sidecar_name: str | None = None,
     sidecar_raw: bytes | None = None,
 ) -> ParsedFile:
-    """Turn one article file (and its optional sidecar) into an article or a reject."""
+    """Turn one article file (and its optional sidecar) into an article or a reject.
+
+    Never raises: a file that breaks the parser is a reject naming the error, so one file
+    cannot stop a run.
+    """
+    try:
+        return _parse_file(raw, sidecar_name, sidecar_raw)
+    except Exception as err:  # any parser bug must become a reject row, not a failed run
+        return ParsedFile(
+            sha256_hex(raw),
+            reason=(
+                f"claimhouse could not parse this file ({type(err).__name__}: {str(err)[:200]}); "
+                "please report it with the file, then fix or remove the file"
+            ),
+        )
+
+
+def _parse_file(raw: bytes, sidecar_name: str | None, sidecar_raw: bytes | None) -> ParsedFile:
     digest = sha256_hex(raw)
     if not raw:
         return ParsedFile(digest, reason="empty file (0 bytes)")

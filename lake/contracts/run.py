@@ -251,6 +251,7 @@ def _gx_context(lake: Lake):
         from great_expectations.data_context.types.base import ProgressBarsConfig
 
         root.mkdir(parents=True, exist_ok=True)
+        _repair_gx(root)
         context = gx.get_context(mode="file", context_root_dir=str(root))
         context.variables.progress_bars = ProgressBarsConfig(
             globally=False, metric_calculations=False
@@ -258,6 +259,44 @@ def _gx_context(lake: Lake):
         context.variables.save()
         _CONTEXTS[root] = context
     return context
+
+
+# GE rewrites its files in place, so a run killed mid-write can leave one truncated, and then
+# every later run fails to load the context. Its config, suites, validation definitions and
+# checkpoints are rebuilt from the contracts on every run, so a broken one is simply removed.
+# So is a broken validation result: a kill can only have cut the newest few.
+_NEWEST_RESULTS_CHECKED = 50
+
+
+def _repair_gx(root: Path) -> list[Path]:
+    """Remove GE files that do not parse; returns what was removed."""
+    import yaml
+
+    removed = []
+    config = root / "great_expectations.yml"
+    if config.exists():
+        try:
+            yaml.safe_load(config.read_text(encoding="utf-8"))
+        except (yaml.YAMLError, UnicodeDecodeError):
+            removed.append(config)
+    derived = [
+        p
+        for folder in ("expectations", "validation_definitions", "checkpoints")
+        for p in (root / folder).rglob("*.json")
+    ]
+    results = sorted(
+        (root / "uncommitted" / "validations").rglob("*.json"),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )[:_NEWEST_RESULTS_CHECKED]
+    for path in derived + results:
+        try:
+            json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            removed.append(path)
+    for path in removed:
+        path.unlink(missing_ok=True)
+    return removed
 
 
 def _docs_index(lake: Lake) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
@@ -17,6 +18,9 @@ from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
 EXTRACTOR_VERSION = "0.5.21"
+# How far before and after a mention its measure is looked for: a bounded window keeps
+# extraction linear in the sentence's length.
+_CONTEXT = 200
 
 
 @dataclass
@@ -68,24 +72,35 @@ def _pick(cues: list[Attribution], position: int) -> Attribution | None:
     return min(cues, key=lambda c: (not c.explicit, abs(c.cue_start - position)))
 
 
+class ExtractionTimeout(TimeoutError):
+    """An article ran past its time budget; silver logs it and the run goes on."""
+
+
 def extract_claims(
     article_id: str,
     body: str,
     published_at: datetime | None = None,
     reporting_outlet: str | None = None,
+    deadline: float | None = None,
 ) -> list[Claim]:
+    """deadline: a time.monotonic() value; past it, ExtractionTimeout is raised between
+    sentences."""
     sentences = split_sentences(body)
     mentions = outlet_positions(body)  # one scan of the body, not one per sentence
     cues_by_sentence: list[list[Attribution]] = []
+    known_outlets: list[str] = []  # outlets named up to the current sentence, in order
+    seen = 0
     for s in sentences:
-        known_outlets: list[str] = []
-        for position, name in mentions:
-            if position < s.end and name not in known_outlets:
-                known_outlets.append(name)
-        cues_by_sentence.append(find_attributions(s.text, known_outlets))
+        _check_deadline(deadline, s, len(sentences), len(body))
+        while seen < len(mentions) and mentions[seen][0] < s.end:
+            if mentions[seen][1] not in known_outlets:
+                known_outlets.append(mentions[seen][1])
+            seen += 1
+        cues_by_sentence.append(find_attributions(s.text, list(known_outlets)))
 
     claims: list[Claim] = []
     for s in sentences:
+        _check_deadline(deadline, s, len(sentences), len(body))
         dates = find_dates(s.text, published_at)
         date_spans = [(d.start, d.end) for d in dates]
         sources = [(a.start, a.start + len(a.text)) for a in cues_by_sentence[s.index]]
@@ -125,9 +140,9 @@ def extract_claims(
                 q.head_tokens,
                 q.subject,
                 q.per,
-                s.text[: q.number_start],
-                s.text[q.end :],
-                s.text[: q.start],
+                s.text[max(0, q.number_start - _CONTEXT) : q.number_start],
+                s.text[q.end : q.end + _CONTEXT],
+                s.text[max(0, q.start - _CONTEXT) : q.start],
             )
             claims.append(
                 _claim(
@@ -153,6 +168,14 @@ def extract_claims(
         _attribute(c, sentences, cues_by_sentence, body)
         c.reporting_outlet = reporting_outlet
     return sorted(claims, key=lambda c: c.char_start)
+
+
+def _check_deadline(deadline: float | None, s: Sentence, sentences: int, chars: int) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise ExtractionTimeout(
+            f"extraction ran past its time budget at sentence {s.index + 1} of {sentences} "
+            f"(character {s.start} of {chars})"
+        )
 
 
 def _claim(

@@ -7,6 +7,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 
 import pandas as pd
 from delta.tables import DeltaTable
@@ -14,6 +15,7 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import ArrayType, StringType, StructField, StructType
 
+from lake.config import DEFAULT_EXTRACT_BUDGET_S
 from lake.contracts.enforce import enforce
 from lake.schemas import (
     BRONZE_ARTICLES,
@@ -21,7 +23,7 @@ from lake.schemas import (
     SILVER_CLAIMS_QUARANTINE,
     SILVER_EXTRACTIONS,
 )
-from lake.silver.extract import EXTRACTOR_VERSION, extract_claims, problems
+from lake.silver.extract import EXTRACTOR_VERSION, ExtractionTimeout, extract_claims, problems
 from lake.storage import Lake
 
 _EXTRACTED = StructType(
@@ -30,7 +32,11 @@ _EXTRACTED = StructType(
         for f in SILVER_CLAIMS.schema.fields
         if f.name not in ("extractor_version", "extracted_at", "run_id")
     ]
-    + [StructField("rules_broken", ArrayType(StringType()), True)]
+    + [
+        StructField("rules_broken", ArrayType(StringType()), True),
+        # Set on an article's single row when its extraction raised or ran past its budget.
+        StructField("extraction_error", StringType(), True),
+    ]
 )
 
 
@@ -41,31 +47,72 @@ class SilverSummary:
     quarantined: int
     extractor_version: str
     extraction_s: float = 0.0  # running the extractor over the articles, before any write
+    failed: int = 0  # articles whose extraction raised or ran past its budget (see the log)
 
 
-def _extract_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+# Every column null: a missing key would reach Arrow as NaN, which no array column takes.
+_NO_CLAIM = dict.fromkeys(_EXTRACTED.fieldNames())
+
+
+def article_rows(
+    article_id: str,
+    body: str,
+    published_at: datetime | None,
+    outlet: str | None,
+    budget_s_per_100kb: float,
+) -> list[dict]:
+    """One article's claim rows, each with the rules it broke; or, when the extractor raises
+    or runs past the article's time budget, a single row naming the error. Never raises."""
+    budget = budget_s_per_100kb * max(1.0, len(body) / 100_000)
+    try:
+        claims = extract_claims(
+            article_id, body, published_at, outlet, deadline=time.monotonic() + budget
+        )
+        rows = []
+        for claim in claims:
+            row = claim.as_row()
+            row["rules_broken"] = problems(row, body)
+            rows.append(row)
+        return rows
+    except Exception as err:  # one article must not stop the run: it is logged instead
+        if isinstance(err, ExtractionTimeout):
+            why = f"{err} ({budget:.1f} s for {len(body):,} characters)"
+        else:
+            why = f"extractor error {type(err).__name__}: {str(err)[:200]}"
+        return [{**_NO_CLAIM, "article_id": article_id, "extraction_error": why}]
+
+
+def _extract_batches(
+    budget_s_per_100kb: float, batches: Iterator[pd.DataFrame]
+) -> Iterator[pd.DataFrame]:
     names = _EXTRACTED.fieldNames()
     for batch in batches:
         rows = []
         for rec in batch.itertuples(index=False):
             published = None if pd.isna(rec.published_at) else rec.published_at.to_pydatetime()
-            for claim in extract_claims(rec.article_id, rec.body, published, rec.outlet):
-                row = claim.as_row()
-                row["rules_broken"] = problems(row, rec.body)
-                rows.append(row)
+            rows.extend(
+                article_rows(rec.article_id, rec.body, published, rec.outlet, budget_s_per_100kb)
+            )
         if rows:  # an empty frame has no Arrow types to convert to the struct schema
             yield pd.DataFrame(rows, columns=names, dtype=object)
 
 
 def extract_new(
-    spark: SparkSession, lake: Lake, run_id: str, version: str = EXTRACTOR_VERSION
+    spark: SparkSession,
+    lake: Lake,
+    run_id: str,
+    version: str = EXTRACTOR_VERSION,
+    budget_s_per_100kb: float = DEFAULT_EXTRACT_BUDGET_S,
 ) -> SilverSummary:
     """Extract claims from articles this extractor version has not processed yet."""
     for spec in (SILVER_CLAIMS, SILVER_CLAIMS_QUARANTINE, SILVER_EXTRACTIONS):
         lake.ensure(spec)
     done = lake.read(SILVER_EXTRACTIONS.name).where(F.col("extractor_version") == version)
+    # Pinned: `todo` is read again when the extraction log is written, and articles another
+    # process ingests meanwhile must wait for the next run, not get an empty log row.
+    bronze_version = lake.version(BRONZE_ARTICLES.name)
     todo = (
-        lake.read(BRONZE_ARTICLES.name)
+        lake.read(BRONZE_ARTICLES.name, version=bronze_version)
         .join(done.select("article_id"), "article_id", "left_anti")
         .select("article_id", "body", "published_at", "outlet")
     )
@@ -74,7 +121,7 @@ def extract_new(
     slots = spark.sparkContext.defaultParallelism * 2
     extracted = (
         todo.repartition(slots, "article_id")
-        .mapInPandas(_extract_batches, _EXTRACTED)
+        .mapInPandas(partial(_extract_batches, budget_s_per_100kb), _EXTRACTED)
         .withColumn("extractor_version", F.lit(version))
         .withColumn("extracted_at", F.lit(now).cast("timestamp"))
         .withColumn("run_id", F.lit(run_id))
@@ -96,6 +143,10 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
     """Split extracted rows into claims and quarantine, write both, log the articles."""
     for spec in (SILVER_CLAIMS, SILVER_CLAIMS_QUARANTINE, SILVER_EXTRACTIONS):
         lake.ensure(spec)
+    failed = extracted.where(F.col("extraction_error").isNotNull()).select(
+        "article_id", F.col("extraction_error").alias("error")
+    )
+    extracted = extracted.where(F.col("extraction_error").isNull())
     # coalesce: a row whose rule list is null is quarantined, never dropped.
     ok = F.coalesce(F.size("rules_broken") == 0, F.lit(False))
     flagged = extracted.withColumn(
@@ -120,22 +171,38 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
         F.sum(ok.cast("int")).cast("int").alias("claims"),
         F.sum((~ok).cast("int")).cast("int").alias("quarantined"),
     )
-    log = articles.join(per_article, "article_id", "left").select(
-        "article_id",
-        F.lit(version).alias("extractor_version"),
-        F.coalesce("claims", F.lit(0)).alias("claims"),
-        F.coalesce("quarantined", F.lit(0)).alias("quarantined"),
-        F.lit(now).cast("timestamp").alias("extracted_at"),
-        F.lit(run_id).alias("run_id"),
+    log = (
+        articles.join(per_article, "article_id", "left")
+        .join(failed, "article_id", "left")
+        .select(
+            "article_id",
+            F.lit(version).alias("extractor_version"),
+            F.coalesce("claims", F.lit(0)).alias("claims"),
+            F.coalesce("quarantined", F.lit(0)).alias("quarantined"),
+            F.lit(now).cast("timestamp").alias("extracted_at"),
+            F.lit(run_id).alias("run_id"),
+            "error",
+        )
     )
     lake.merge_insert(SILVER_EXTRACTIONS, log)
     totals = (
         lake.read(SILVER_EXTRACTIONS.name)
         .where(F.col("run_id") == run_id)
-        .agg(F.count("*").alias("n"), F.sum("claims").alias("c"), F.sum("quarantined").alias("q"))
+        .agg(
+            F.count("*").alias("n"),
+            F.sum("claims").alias("c"),
+            F.sum("quarantined").alias("q"),
+            F.count("error").alias("e"),
+        )
         .first()
     )
-    return SilverSummary(int(totals["n"]), int(totals["c"] or 0), int(totals["q"] or 0), version)
+    return SilverSummary(
+        int(totals["n"]),
+        int(totals["c"] or 0),
+        int(totals["q"] or 0),
+        version,
+        failed=int(totals["e"] or 0),
+    )
 
 
 def _merge_claims(spark: SparkSession, lake: Lake, good, version: str) -> None:

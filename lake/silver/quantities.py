@@ -5,6 +5,7 @@ Pure functions over a sentence's text; offsets are relative to the sentence.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -19,9 +20,11 @@ _WORD_NUMBER = re.compile(
     rf"|a\s+dozen|dozen)\b",
     re.IGNORECASE,
 )
+# At most 18 digits before the point: a longer run is an identifier or noise, not a figure
+# (and would overflow a float).
 _DIGITS = re.compile(
     r"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?"
-    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<num>\d{1,3}(?:,\d{3}){1,5}(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
     r"(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|-[A-Za-z\d])"
     r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
@@ -106,7 +109,7 @@ def words_to_number(text: str) -> float | None:
 
 
 def _format_number(value: float) -> str:
-    return str(int(value)) if value == int(value) else repr(value)
+    return str(int(value)) if math.isfinite(value) and value == int(value) else repr(value)
 
 
 def _bounds(qualifier: str, value: float) -> tuple[float | None, float | None]:
@@ -240,6 +243,15 @@ _NAME_BEFORE = re.compile(r"(?<=[^.!?“\"—–:(]\s)(?P<word>[A-Z][A-Za-z]*)\s
 _AGE_BEFORE = re.compile(r"[A-Z][\w'’.-]+,\s$")
 
 
+# How far before a mention the patterns that end at it look: far more than any of them spans,
+# and bounded, so a sentence dense with numbers costs time linear in its length.
+_WINDOW = 120
+
+
+def _before(sentence: str, end: int) -> str:
+    return sentence[max(0, end - _WINDOW) : end]
+
+
 def _is_identifier(sentence: str, q: Quantity) -> bool:
     """A phone number, a street address, an age in apposition ("Jane Roe, 46, said") or a
     name with a number ("Route 9", "Motel 6", "Series 40"): none of them is a claim."""
@@ -248,7 +260,7 @@ def _is_identifier(sentence: str, q: Quantity) -> bool:
     text = sentence[q.number_start : q.number_end]
     if not text.isdigit():
         return False
-    before, after = sentence[: q.number_start], sentence[q.number_end :]
+    before, after = _before(sentence, q.number_start), sentence[q.number_end :]
     if _PHONE_REST.match(after) or _STREET.match(after):
         return True
     if int(text) < 120 and _AGE_BEFORE.search(before) and re.match(r"\s*,", after):
@@ -266,9 +278,9 @@ def _is_year(sentence: str, q: Quantity) -> bool:
     text = sentence[q.number_start : q.number_end]
     if not re.fullmatch(r"1[89]\d\d|20\d\d", text) or q.kind != "count":
         return False
-    return bool(_YEAR_CONTEXT.search(sentence[: q.number_start])) or not _plural_noun_follows(
-        sentence, q.number_end
-    )
+    return bool(
+        _YEAR_CONTEXT.search(_before(sentence, q.number_start))
+    ) or not _plural_noun_follows(sentence, q.number_end)
 
 
 def _plural_noun_follows(sentence: str, end: int) -> bool:
@@ -366,7 +378,7 @@ def find_quantities(sentence: str) -> list[Quantity]:
     """Every quantity stated in the sentence, with qualifier, unit, subject and rate."""
     result: list[Quantity] = []
     for q in _raw_mentions(sentence):
-        before = sentence[: q.number_start]
+        before = _before(sentence, q.number_start)
         if _NUMBER_LABEL.search(before) or _is_year(sentence, q) or _is_identifier(sentence, q):
             continue
         if q.qualifier == "exact":
@@ -451,7 +463,7 @@ def _counts_sources(sentence: str, q: Quantity) -> bool:
         return False
     if _SOURCE_AFTER.match(sentence[q.end :]):
         return True
-    before = _SOURCE_BEFORE.search(sentence[: q.start])
+    before = _SOURCE_BEFORE.search(_before(sentence, q.start))
     if before and before.group(0).split()[0].lower() in ("said", "told"):
         # "..., said two people" names sources; "officials said 400 people were evacuated"
         # states a count: the people must end the clause.
@@ -476,7 +488,8 @@ def _rate(sentence: str, q: Quantity) -> str | None:
         return lx.RATE_PERIODS.get((after.group("p") or "").lower()) or lx.RATE_ADVERBS.get(
             (after.group("adv") or "").lower()
         )
-    before = _RATE_BEFORE.search(sentence[: q.start])
+    window = max(0, q.start - _WINDOW)
+    before = _RATE_BEFORE.search(sentence, window, q.start)
     if q.kind in ("count",) and before and not is_name_word(sentence, before.start("adv")):
         adv = before.group("adv").lower()
         return {"annual": "year"}.get(adv) or lx.RATE_ADVERBS.get(adv)

@@ -96,12 +96,17 @@ _OPENERS = {
     "officials",
     "meanwhile",
 }
+# A sentence longer than this is cut at its last space before the cap: real sentences are far
+# shorter, and each mention looks at its sentence, so unpunctuated text must not make one
+# sentence of megabytes (extraction time would grow with its square).
+MAX_SENTENCE_CHARS = 1_000
 _BOUNDARY = re.compile(r"[.!?…]+[\"”’')\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])")
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*)\.[\"”’')\]]*$")
 
 
 def _is_boundary(text: str, match: re.Match[str]) -> bool:
-    before = text[: match.start() + 1]
+    # Bounded windows: a line with thousands of candidate boundaries stays linear.
+    before = text[max(0, match.start() - 60) : match.start() + 1]
     word_match = _LAST_WORD.search(before)
     if word_match is None:
         return True
@@ -109,7 +114,7 @@ def _is_boundary(text: str, match: re.Match[str]) -> bool:
     if word in _NEVER_FINAL:
         return False
     if word in _MAYBE_FINAL or (len(word) == 1 and word.isalpha()):
-        following = text[match.end() :].split(" ", 1)[0].strip('"“‘(').lower()
+        following = text[match.end() : match.end() + 40].split(" ", 1)[0].strip('"“‘(').lower()
         return following in _OPENERS
     return True
 
@@ -132,6 +137,14 @@ def split_sentences(body: str) -> list[Sentence]:
 
 
 def _append(sentences: list[Sentence], paragraph: int, start: int, text: str) -> None:
+    while len(text) > MAX_SENTENCE_CHARS:
+        cut = text.rfind(" ", 0, MAX_SENTENCE_CHARS) + 1 or MAX_SENTENCE_CHARS
+        _append_one(sentences, paragraph, start, text[:cut])
+        start, text = start + cut, text[cut:]
+    _append_one(sentences, paragraph, start, text)
+
+
+def _append_one(sentences: list[Sentence], paragraph: int, start: int, text: str) -> None:
     stripped = text.rstrip()
     lead = len(stripped) - len(stripped.lstrip())
     stripped = stripped.lstrip()

@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import shutil
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -169,7 +170,7 @@ def test_rejects_are_not_repeated_on_rerun(spark, lake, bad_folder):
 def test_missing_input_folder_is_a_clear_error(spark, lake, tmp_path):
     from lake.storage import LakeError
 
-    with pytest.raises(LakeError, match=r"input folder .*/nope does not exist or is not a folder"):
+    with pytest.raises(LakeError, match=r"input folder .*/nope does not exist: pass --input DIR"):
         run(spark, lake, tmp_path / "nope", "r1")
 
 
@@ -222,3 +223,94 @@ def test_a_local_file_that_vanished_or_grew_over_the_limit_reads_as_missing(tmp_
     assert _read_local(f"file:{path}", 5) == b"12345"
     assert _read_local(f"file:{path}", 4) is None
     assert _read_local(f"file:{tmp_path / 'gone.txt'}", 5) is None
+
+
+@pytest.fixture
+def hostile_folder(tmp_path: Path) -> Path:
+    """Entries that are not plain files, and files that broke the parser before."""
+    folder, outside = tmp_path / "hostile", tmp_path / "outside"
+    (folder / "real").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.txt").write_text("The host's secret: 42 keys.")
+    shutil.copy(SEEDS / "001_0eacdaaccfa7ca56.txt", folder / "real" / "ok.txt")
+    (folder / "escape.txt").symlink_to(outside / "secret.txt")
+    (folder / "dangling.txt").symlink_to(tmp_path / "nowhere.txt")
+    (folder / "linked_dir").symlink_to(outside, target_is_directory=True)
+    (folder / "inside.txt").symlink_to(folder / "real" / "ok.txt")
+    os.mkfifo(folder / "pipe.txt")
+    (folder / os.fsdecode(b"caf\xe9.txt")).write_text("A name in Latin-1, 7 words.")
+    (folder / "deep.txt").write_text("An article with a deep sidecar, 3 lines.")
+    (folder / "deep.json").write_bytes(b"[" * 5000 + b"]" * 5000)
+    (folder / "surrogate.txt").write_text("An article whose outlet is not text, 2 lines.")
+    (folder / "surrogate.json").write_text('{"outlet": "The \\ud800 Times"}')
+    (folder / "edge.txt").write_text("Published: 9999-12-31T23:59:59-14:00\n\nOfficials said 40.")
+    (folder / "big_sidecar.txt").write_text("An article with an oversize sidecar, 5 pages.")
+    (folder / "big_sidecar.json").write_text('{"title": "' + "x" * 25_000 + '"}')
+    return folder
+
+
+def test_every_entry_of_a_hostile_folder_is_accounted_for_and_nothing_outside_is_read(
+    spark, lake, hostile_folder
+):
+    summary = run(spark, lake, hostile_folder, "r1", limit=20_000)
+    assert summary.accounted == summary.files_seen == 14
+    rejects = {r["source_uri"]: r["reason"] for r in lake.read("bronze.rejects").collect()}
+    assert rejects == {
+        "escape.txt": f"link to {hostile_folder.parent / 'outside' / 'secret.txt'}, outside the "
+        "input folder: not followed, so nothing outside the folder becomes queryable; copy "
+        "the file in instead",
+        "dangling.txt": f"broken link: its target {hostile_folder.parent / 'nowhere.txt'} does "
+        "not exist",
+        "linked_dir": "link to a folder: linked folders are not followed; move or copy the "
+        "files into the input folder",
+        "pipe.txt": "not a regular file (a pipe, socket or device): claimhouse reads .txt and "
+        ".md files",
+        "caf\\xe9.txt": "file name is not valid UTF-8: rename the file",
+        "deep.txt": "sidecar deep.json is nested too deeply to be metadata: fix or remove it",
+        "surrogate.txt": "sidecar surrogate.json: outlet holds an unpaired surrogate escape "
+        "(such as \\ud800), which is not text: fix the value",
+        "big_sidecar.txt": "sidecar big_sidecar.json could not be read (deleted, unreadable, or "
+        "over the file size limit): fix it, or remove it to ingest the article without metadata",
+        # A link inside the folder is read under its own name; its target is then a copy.
+        "real/ok.txt": f"duplicate of article {_sha(SEEDS / '001_0eacdaaccfa7ca56.txt')} "
+        "(inside.txt): same text after normalization",
+    }
+    articles = {r["source_uri"]: r for r in lake.read("bronze.articles").collect()}
+    assert set(articles) == {"inside.txt", "edge.txt"}
+    assert articles["edge.txt"]["published_at"] is None
+    assert "secret" not in " ".join(r["body"] for r in articles.values())
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_text().strip().encode()).hexdigest()
+
+
+def test_an_input_that_is_a_file_says_so(spark, lake, tmp_path):
+    from lake.storage import LakeError
+
+    (tmp_path / "a.txt").write_text("Officials said 40.")
+    with pytest.raises(LakeError, match=r"input .*/a.txt is a file, not a folder: pass the folder"):
+        run(spark, lake, tmp_path / "a.txt", "r1")
+
+
+def test_a_file_still_being_written_is_left_for_the_next_run(spark, lake, tmp_path):
+    """Modified within the settle time: logged as not_settled with its sidecar, not read; the
+    next run, once it has settled, ingests it with its metadata."""
+    from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
+
+    for spec in (BRONZE_ARTICLES, BRONZE_REJECTS, BRONZE_INGEST_LOG):
+        lake.ensure(spec)  # so that the run below lists the folder at once
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "old.txt").write_text("Officials said 40 people came.")
+    time.sleep(4)  # the change time cannot be set back; old.txt settles by waiting
+    (folder / "copying.txt").write_text("The council said 12 homes were")
+    (folder / "copying.json").write_text('{"outlet": "The Ledger"}')
+    first = ingest(spark, lake, folder, "r1", LIMIT, settle_s=3)
+    assert first == IngestSummary("r1", 3, 1, 0, 0, 0, 0, files_read=1, not_settled=2)
+    log = {r["source_uri"]: r["outcome"] for r in lake.read("bronze.ingest_log").collect()}
+    assert log == {"old.txt": "new", "copying.txt": "not_settled", "copying.json": "not_settled"}
+    second = ingest(spark, lake, folder, "r2", LIMIT, settle_s=0)
+    assert (second.new_articles, second.unchanged, second.sidecars) == (1, 1, 1)
+    outlets = table(lake, "bronze.articles", "source_uri", "outlet")
+    assert outlets == {("old.txt", None), ("copying.txt", "The Ledger")}

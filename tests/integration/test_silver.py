@@ -189,3 +189,50 @@ def test_a_fail_rule_stops_before_silver_is_written(spark, lake, tmp_path):
     assert lake.count("silver.claims") == 0
     failed = lake.read("audit.dq_results").where("NOT passed").select("rule").collect()
     assert [r[0] for r in failed] == ["claim_id_unique"]
+
+
+def test_an_article_over_its_time_budget_is_logged_with_the_reason_and_not_retried(
+    spark, lake, seeds_copy
+):
+    """A zero budget: every article runs past it. Each is logged in silver.extractions with
+    the reason and no claims, the run completes, and the next run does not try again."""
+    ingest(spark, lake, seeds_copy, "r1", LIMIT)
+    first = extract_new(spark, lake, "r1", budget_s_per_100kb=0.0)
+    assert (first.articles_processed, first.claims, first.quarantined, first.failed) == (5, 0, 0, 5)
+    log = lake.read("silver.extractions").select("claims", "quarantined", "error").collect()
+    assert {(r["claims"], r["quarantined"]) for r in log} == {(0, 0)}
+    assert all(
+        r["error"].startswith("extraction ran past its time budget at sentence 1 of ")
+        and r["error"].endswith(" characters)")
+        for r in log
+    )
+    assert lake.count("silver.claims") == lake.count("silver.claims_quarantine") == 0
+    again = extract_new(spark, lake, "r2")
+    assert (again.articles_processed, again.failed) == (0, 0)
+
+
+def test_an_older_warehouse_gains_the_error_column_of_the_extraction_log(spark, lake):
+    """silver.extractions as an older claimhouse made it, without `error`: the next run adds
+    the column (old rows read null) instead of failing its MERGE."""
+    from delta.tables import DeltaTable
+
+    from lake.schemas import SILVER_EXTRACTIONS
+    from lake.storage import _SCHEMA_CHECKED
+
+    old_fields = [f for f in SILVER_EXTRACTIONS.schema.fields if f.name != "error"]
+    (
+        DeltaTable.createIfNotExists(spark)
+        .location(str(lake.path("silver.extractions")))
+        .addColumns(old_fields)
+        .execute()
+    )
+    spark.sql(
+        f"INSERT INTO delta.`{lake.path('silver.extractions')}` "
+        "VALUES ('old-article', '0.0.1', 3, 0, current_timestamp(), 'r0')"
+    )
+    _SCHEMA_CHECKED.pop("silver.extractions", None)
+    ingest(spark, lake, SEEDS, "r1", LIMIT)
+    summary = extract_new(spark, lake, "r1")
+    assert (summary.articles_processed, summary.failed) == (5, 0)
+    rows = lake.read("silver.extractions").select("article_id", "error").collect()
+    assert len(rows) == 6 and {r["error"] for r in rows} == {None}

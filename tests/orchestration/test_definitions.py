@@ -4,6 +4,7 @@ Runs in the test session's SparkSession (tests/conftest.py): LakeResource reache
 lake.spark.get_spark, which returns the active session, so no second JVM starts.
 """
 
+import os
 import shutil
 import time
 
@@ -306,3 +307,39 @@ def test_sensor_requests_a_run_when_input_files_are_added_or_changed(definitions
 
     (input_dir / ".hidden.txt").write_text("ignored, as bronze ingest ignores it\n")
     assert tick(added.cursor).run_requests == []
+
+
+def test_sensor_waits_while_a_file_is_still_being_written(definitions, tmp_path, monkeypatch):
+    """A file modified within the settle time may be half copied: the sensor skips, keeps its
+    cursor, and requests the run once the file has been left alone long enough."""
+    input_dir = tmp_path / "input"
+    shutil.copytree(SEEDS, input_dir)
+    sensor = definitions.resolve_sensor_def("input_folder_sensor")
+    resources = {"lake": LakeResource(input_dir=str(input_dir))}
+
+    def tick(cursor):
+        return sensor.evaluate_tick(dg.build_sensor_context(cursor=cursor, resources=resources))
+
+    monkeypatch.setenv("CLAIMHOUSE_SETTLE_S", "0")
+    first = tick(None).cursor
+    monkeypatch.setenv("CLAIMHOUSE_SETTLE_S", "2")
+    time.sleep(2.2)  # the copied seeds settle
+    (input_dir / "005_copying.txt").write_text("Officials said 12 people were")
+    waiting = tick(first)
+    assert waiting.run_requests == []
+    assert waiting.skip_message == (
+        f"1 file in {input_dir} is still being written; waiting for it to be unchanged for 2 s"
+    )
+    time.sleep(2.2)
+    settled = tick(first)
+    assert len(settled.run_requests) == 1
+
+
+def test_sensor_survives_a_file_name_that_is_not_utf8(definitions, tmp_path):
+    input_dir = tmp_path / "input"
+    input_dir.mkdir()
+    (input_dir / os.fsdecode(b"caf\xe9.txt")).write_text("Officials said 12 people came.")
+    sensor = definitions.resolve_sensor_def("input_folder_sensor")
+    resources = {"lake": LakeResource(input_dir=str(input_dir))}
+    result = sensor.evaluate_tick(dg.build_sensor_context(cursor=None, resources=resources))
+    assert len(result.run_requests) == 1
