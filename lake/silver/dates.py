@@ -48,8 +48,17 @@ _PATTERNS = [
     (
         "weekday",
         re.compile(
-            r"\b(?:on|last|this|next)\s+(?P<weekday>Monday|Tuesday|Wednesday|"
+            r"\b(?P<rel>[Oo]n|[Ll]ast|[Tt]his|[Nn]ext)\s+(?P<weekday>Monday|Tuesday|Wednesday|"
             r"Thursday|Friday|Saturday|Sunday)\b(?!,?\s+(?:the\s+)?\d)"
+        ),
+    ),
+    # A weekday on its own ("said Thursday", "Tuesday night's vote", "late Friday"); not one
+    # that is part of a name ("Super Tuesday", "Fox News Sunday", "the Sunday Times").
+    (
+        "weekday",
+        re.compile(
+            r"\b(?P<weekday>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
+            r"(?!,?\s+(?:the\s+)?\d)(?!\s+[A-Z])"
         ),
     ),
     ("relday", re.compile(r"\b(?P<rel>yesterday|today|tomorrow)\b", re.IGNORECASE)),
@@ -77,12 +86,18 @@ def _month_number(name: str) -> int:
 def _infer_year(
     month: int, published: datetime | None, day: int | None = None, weekday: str | None = None
 ) -> int | None:
-    """An article's undated 'May 20' is the latest May 20 not long after publication; with a
-    weekday ("Wednesday, Sept. 4"), the year nearest publication in which that day is that
-    weekday."""
+    """An article's undated 'May 20' is the latest May 20 not long after publication (in a
+    month up to the one after publication's, so "Jan. 3" written in December is next year's);
+    with a weekday ("Wednesday, Sept. 4"), the year nearest publication in which that day is
+    that weekday."""
     if published is None:
         return None
-    guess = published.year if month <= published.month + 1 else published.year - 1
+    latest = published.year * 12 + published.month  # the month after publication's, 0-based
+    guess = next(
+        y
+        for y in (published.year + 1, published.year, published.year - 1)
+        if y * 12 + month - 1 <= latest
+    )
     if day is None or weekday is None:
         return guess
     target = lx.WEEKDAYS.index(weekday.lower())
@@ -124,7 +139,8 @@ def _clause_before(sentence: str, start: int) -> str:
 
 # "will", "must", "is scheduled to": the clause speaks of what is still to come.
 _FUTURE = re.compile(
-    r"\b(?:will|shall|must|(?:is|are)\s+(?:scheduled|set|due|expected|slated)\s+to)\b",
+    r"\b(?:will|shall|must|(?:is|are)\s+(?:scheduled|set|due|expected|slated)\s+to|"
+    r"plan(?:s|ned|ning)?\s+to|as\s+soon\s+as)\b",
     re.IGNORECASE,
 )
 
@@ -165,7 +181,10 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
                 continue  # "Biden's last year in office" is not a date of this story
             if kind == "relative" and _COMPARISON_BASE.search(_clause_before(sentence, m.start())):
                 continue  # "twice the total for last year": the baseline, not when it happened
-            mention = _resolve(kind, m, published)
+            if kind in ("weekday", "relday") and _not_a_date(kind, sentence, m):
+                continue
+            tense = _tense(sentence, m.start(), m.end()) if kind == "weekday" else "past"
+            mention = _resolve(kind, m, published, tense)
             if (
                 mention is not None
                 and kind in ("day", "part", "month")
@@ -180,7 +199,82 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
     return sorted(found, key=lambda d: d.start)
 
 
-def _resolve(kind: str, m: re.Match[str], published: datetime | None) -> DateMention | None:
+# "every Sunday" recurs; "the Sunday shows", NBC's "Today" show name programmes.
+_RECURRING = re.compile(r"\b(?:every|each)\s+$", re.IGNORECASE)
+_PROGRAMME = re.compile(
+    r"^[”\"’']?\s+(?:(?:morning|night|evening|afternoon|talk|news)\s+)*(?:shows?|programs?)\b"
+)
+
+
+def _not_a_date(kind: str, sentence: str, m: re.Match[str]) -> bool:
+    """A weekday or "today" that names something rather than dates the story."""
+    group = "weekday" if kind == "weekday" else "rel"
+    start, end = m.start(group), m.end()
+    if _PROGRAMME.match(sentence[end:]) or _RECURRING.search(sentence[max(0, start - 12) : start]):
+        return True
+    if kind == "weekday":
+        return not m.groupdict().get("rel") and _in_a_name(sentence, start)
+    if not m.group(group)[0].isupper():
+        return False
+    # "Today" capitalised inside a sentence, or quoted on its own, is a title.
+    quoted = re.search(r"[“\"‘']$", sentence[:start]) and re.match(
+        r"[.,!?]?[”\"’']", sentence[end:]
+    )
+    return bool(quoted) or not re.search(r"(?:^|[.!?“\"‘'(—–:])\s*$", sentence[:start])
+
+
+# Words that may stand capitalised right before a date without making it part of a name.
+_BEFORE_A_DATE = {"on", "last", "this", "next", "early", "late", "by", "until", "since", "from"}
+
+
+def _in_a_name(sentence: str, start: int) -> bool:
+    """A capitalised word right before, inside the sentence: "Super Tuesday", "Fox News
+    Sunday". The sentence's first word, or one after a quote, dash or colon, names nothing."""
+    before = re.search(r"([A-Z][\w.'’-]*)\s+$", sentence[max(0, start - 40) : start])
+    if before is None or before.group(1).lower() in _BEFORE_A_DATE:
+        return False
+    word_start = max(0, start - 40) + before.start(1)
+    return not re.search(r"(?:^|[“\"‘'(—–:])\s*$", sentence[:word_start])
+
+
+def _future_clause(sentence: str, start: int, end: int) -> bool:
+    """The clause around a date speaks of what is still to come ("will vote Tuesday", "On
+    Tuesday, the board is scheduled to meet")."""
+    if _FUTURE.search(_clause_before(sentence, start)):
+        return True
+    if _clause_before(sentence, start).strip(' “"').lower() in ("", "on", "next"):
+        after = re.split(r"[;.:!?]|,\s(?!\w+\s+\w+,)", sentence[end:].lstrip(", "), maxsplit=1)[0]
+        return bool(_FUTURE.search(after))
+    return False
+
+
+# A verb in the past tense shortly before: "said Thursday", "was killed late Friday".
+_PAST_VERB = re.compile(
+    r"\b(?:[a-z]+ed|said|told|met|spoke|went|came|made|took|gave|held|left|won|lost|began|"
+    r"sent|found|wrote|led|fell|rose|was|were|had|did)\b(?:\s+\S+){0,3}\s*$"
+)
+
+
+def _tense(sentence: str, start: int, end: int) -> str:
+    """future | past | present: what the clause around a weekday says of its time."""
+    if _future_clause(sentence, start, end):
+        return "future"
+    if _PAST_VERB.search(sentence[max(0, start - 60) : start]):
+        return "past"
+    return "present"
+
+
+# A weekday resolves to one day of a seven-day window around publication, starting this many
+# days from it. "last" and "next" say the direction; "this" is the nearest; a clause about the
+# future looks ahead, one in the past tense back; otherwise news speaks of the days just past,
+# today or tomorrow. A weekday equal to the publication day's is that day, except after "last"
+# or "next".
+_WEEKDAY_WINDOW = {"last": -7, "next": 1, "this": -3, "future": 0, "past": -6, "present": -5}
+
+
+def _resolve(
+    kind: str, m: re.Match[str], published: datetime | None, tense: str = "past"
+) -> DateMention | None:
     groups = m.groupdict()
     year = int(groups["year"]) if groups.get("year") else None
     if kind in ("day", "iso"):
@@ -225,9 +319,11 @@ def _resolve(kind: str, m: re.Match[str], published: datetime | None) -> DateMen
         begin = m.start("weekday")
         if published is None:
             return DateMention(begin, m.end(), None, "vague", None, None)
+        rel = (groups.get("rel") or "").lower()
+        window = _WEEKDAY_WINDOW[rel if rel in ("last", "next", "this") else tense]
         target = lx.WEEKDAYS.index(groups["weekday"].lower())
-        back = (published.weekday() - target) % 7 or 7  # the latest such day before publication
-        day = (published.date() - timedelta(days=back)).isoformat()
+        offset = window + (target - published.weekday() - window) % 7
+        day = (published.date() + timedelta(days=offset)).isoformat()
         return DateMention(begin, m.end(), day, "exact", day, day)
     if kind == "relday":
         if published is None:
