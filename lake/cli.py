@@ -141,6 +141,7 @@ def run(
             f"bronze: {b.files_seen} files seen = {b.new_articles} new articles + "
             f"{b.unchanged} unchanged + {b.duplicates} duplicates + {b.rejected} rejected + "
             f"{b.sidecars} sidecars"
+            + (f" + {b.updated} with new metadata" if b.updated else "")
             + (
                 f" + {b.not_settled} not settled (still being written: next run)"
                 if b.not_settled

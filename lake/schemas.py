@@ -100,7 +100,7 @@ BRONZE_INGEST_LOG = TableSpec(
                 "outcome",
                 StringType(),
                 False,
-                "new | unchanged | duplicate | rejected | sidecar | not_settled",
+                "new | unchanged | updated | duplicate | rejected | sidecar | not_settled",
             ),
             _f("article_id", StringType(), True),
             _f("reason", StringType(), True),

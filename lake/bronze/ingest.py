@@ -14,6 +14,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 
 import pandas as pd
+from delta.tables import DeltaTable
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession, Window
 from pyspark.sql import functions as F
@@ -35,6 +36,7 @@ class IngestSummary:
     sidecars: int
     files_read: int = 0  # files whose content this run read (unchanged ones are not)
     not_settled: int = 0  # still being written: left for the next run
+    updated: int = 0  # same text, new metadata (a corrected or late sidecar)
 
     @property
     def accounted(self) -> int:
@@ -45,6 +47,7 @@ class IngestSummary:
             + self.rejected
             + self.sidecars
             + self.not_settled
+            + self.updated
         )
 
 
@@ -442,7 +445,7 @@ def _unchanged_since_logged(
     latest = Window.partitionBy("source_uri").orderBy(F.desc("logged_at"))
     logged = (
         lake.read(BRONZE_INGEST_LOG.name)
-        .where(F.col("outcome").isin("new", "unchanged"))
+        .where(F.col("outcome").isin("new", "unchanged", "updated"))
         .withColumn("_rank", F.row_number().over(latest))
         .where(F.col("_rank") == 1)
         .select("source_uri", "size_bytes", "article_id", "content_sha256", "logged_at")
@@ -456,6 +459,24 @@ def _unchanged_since_logged(
         .collect()
     )
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+
+_METADATA = ("outlet", "title", "published_at", "url")
+
+
+def _update_metadata(lake: Lake, updated) -> None:
+    """New metadata for articles whose text is unchanged: one Delta version (the old values
+    stay readable by time travel); nothing is committed when no article changed."""
+    rows = updated.select("article_id", *_METADATA)
+    if rows.isEmpty():
+        return
+    target = DeltaTable.forPath(lake.spark, str(lake.path(BRONZE_ARTICLES.name)))
+    (
+        target.alias("t")
+        .merge(rows.alias("s"), "t.article_id = s.article_id")
+        .whenMatchedUpdate(set={c: f"s.{c}" for c in _METADATA})
+        .execute()
+    )
 
 
 def unsettled_files(files: list[InputFile], settled_before: float) -> set[str]:
@@ -494,12 +515,18 @@ def _write(
     # after the MERGE below, which must not make this run's new articles look unchanged.
     before = lake.version(BRONZE_ARTICLES.name)
     existing = lake.read(BRONZE_ARTICLES.name, version=before).select(
-        "article_id", F.col("source_uri").alias("existing_uri")
+        "article_id",
+        F.col("source_uri").alias("existing_uri"),
+        *(F.col(c).alias(f"was_{c}") for c in _METADATA),
     )
     first_existing = existing.groupBy("article_id").agg(F.min("existing_uri").alias("kept_uri"))
     same_file = existing.withColumn("same_file", F.lit(True)).withColumnRenamed(
         "existing_uri", "source_uri"
     )
+    # The same file, same text, other metadata: its sidecar was corrected or arrived late.
+    metadata_changed = F.lit(False)
+    for c in _METADATA:
+        metadata_changed = metadata_changed | ~F.col(c).eqNullSafe(F.col(f"was_{c}"))
     by_content = Window.partitionBy("article_id").orderBy("source_uri")
     decided = (
         ok.join(first_existing, "article_id", "left")
@@ -507,7 +534,8 @@ def _write(
         .withColumn("batch_first", F.first("source_uri").over(by_content))
         .withColumn(
             "outcome",
-            F.when(F.col("same_file"), F.lit("unchanged"))
+            F.when(F.col("same_file") & metadata_changed, F.lit("updated"))
+            .when(F.col("same_file"), F.lit("unchanged"))
             .when(F.col("kept_uri").isNotNull(), F.lit("duplicate"))
             .when(F.col("batch_first") == F.col("source_uri"), F.lit("new"))
             .otherwise(F.lit("duplicate")),
@@ -539,6 +567,7 @@ def _write(
         F.lit(run_id).alias("run_id"),
     )
     lake.merge_insert(BRONZE_ARTICLES, new_articles)
+    _update_metadata(lake, decided.where(F.col("outcome") == "updated"))
 
     early = spark.createDataFrame(
         [(f.source_uri, why, f.size_bytes) for f, why in early_rejects],
@@ -637,4 +666,5 @@ def _write(
         rejected=counts.get("rejected", 0),
         sidecars=counts.get("sidecar", 0),
         not_settled=counts.get("not_settled", 0),
+        updated=counts.get("updated", 0),
     )

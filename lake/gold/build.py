@@ -102,11 +102,16 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
     # A dbt source must exist: before any grouping, every article is a story of its own.
     lake.ensure(SILVER_ARTICLE_STORIES)
     _stamp_path(lake).unlink(missing_ok=True)
+    # The sources' versions before dbt reads them: a commit to silver during the build makes
+    # the stamp stale, so the next run builds again instead of calling gold current.
+    sources = _versions(lake, DBT_SOURCES)
     args = dbt_args(
         "build", settings, run_id, "--exclude-resource-type", "unit_test", "--exclude", INTERNAL
     )
     summary = _invoke(spark, settings, args, "build")
-    _stamp_path(lake).write_text(json.dumps(_inputs_stamp(lake), indent=1))
+    stamp = _inputs_stamp(lake)
+    stamp["versions"].update(sources)
+    _stamp_path(lake).write_text(json.dumps(stamp, indent=1))
     return summary
 
 
@@ -127,8 +132,12 @@ def _stamp_path(lake: Lake) -> Path:
     return lake.root / "_dbt" / "built_from.json"
 
 
+def _versions(lake: Lake, tables) -> dict[str, int]:
+    return {t: lake.version(t) for t in tables if lake.exists(t)}
+
+
 def _inputs_stamp(lake: Lake) -> dict:
-    versions = {t: lake.version(t) for t in (*DBT_SOURCES, *GOLD_TABLES) if lake.exists(t)}
+    versions = _versions(lake, (*DBT_SOURCES, *GOLD_TABLES))
     if len(versions) < len(DBT_SOURCES) + len(GOLD_TABLES):
         raise LakeError("gold or one of its sources is missing")
     return {"versions": versions, "project": _project_digest()}

@@ -314,3 +314,29 @@ def test_a_file_still_being_written_is_left_for_the_next_run(spark, lake, tmp_pa
     assert (second.new_articles, second.unchanged, second.sidecars) == (1, 1, 1)
     outlets = table(lake, "bronze.articles", "source_uri", "outlet")
     assert outlets == {("old.txt", None), ("copying.txt", "The Ledger")}
+
+
+def test_a_late_or_corrected_sidecar_updates_the_articles_metadata_with_history(
+    spark, lake, tmp_path
+):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Officials said 40 people came on Tuesday.")
+    run(spark, lake, folder, "r1")
+    first = lake.version("bronze.articles")
+    (folder / "a.json").write_text('{"outlet": "The Ledger", "published_at": "2025-05-21"}')
+    late = run(spark, lake, folder, "r2")
+    assert (late.updated, late.new_articles, late.sidecars) == (1, 0, 1)
+    (folder / "a.json").write_text('{"outlet": "The Ledger", "published_at": "2025-05-22"}')
+    corrected = run(spark, lake, folder, "r3")
+    assert corrected.updated == 1
+    (row,) = lake.read("bronze.articles").collect()
+    assert (row["outlet"], str(row["published_at"].date())) == ("The Ledger", "2025-05-22")
+    assert lake.version("bronze.articles") == first + 2  # one version per correction
+    (was,) = lake.read("bronze.articles", version=first).collect()
+    assert (was["outlet"], was["published_at"]) == (None, None)
+    assert was["article_id"] == row["article_id"]
+    again = run(spark, lake, folder, "r4")
+    assert (again.updated, again.unchanged) == (0, 1)
+    log = table(lake, "bronze.ingest_log", "run_id", "source_uri", "outcome")
+    assert ("r2", "a.txt", "updated") in log and ("r3", "a.txt", "updated") in log

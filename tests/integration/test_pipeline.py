@@ -48,5 +48,27 @@ def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
     assert {table: lake.version(table) for table in GOLD_TABLES} == versions
     assert again.silver.articles_processed == 0
     # Any new silver version (here: one claim rewritten) makes gold stale again.
+    clean = lake.version("silver.claims")
     claims.limit(1).write.format("delta").mode("append").save(str(lake.path("silver.claims")))
+    assert not gold_is_current(lake)
+    spark.sql(f"RESTORE TABLE delta.`{lake.path('silver.claims')}` TO VERSION AS OF {clean}")
+
+    # A writer commits to silver while dbt builds: the stamp keeps the versions dbt started
+    # from, so the next run rebuilds instead of calling gold current.
+    import lake.gold.build as gold_build
+
+    real_invoke = gold_build._invoke
+
+    def invoke_while_silver_changes(*args, **kwargs):
+        summary = real_invoke(*args, **kwargs)
+        spark.sql(
+            f"ALTER TABLE delta.`{lake.path('silver.claims')}` "
+            "SET TBLPROPERTIES ('claimhouse.test.touched' = 'true')"
+        )
+        return summary
+
+    monkeypatch.setattr(gold_build, "_invoke", invoke_while_silver_changes)
+    silver_before = lake.version("silver.claims")
+    gold_build.build_gold(spark, settings, "strict3")
+    assert lake.version("silver.claims") == silver_before + 1
     assert not gold_is_current(lake)
