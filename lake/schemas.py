@@ -187,6 +187,13 @@ SILVER_EXTRACTIONS = TableSpec(
                 "why no claims were extracted (an extractor error or its time budget); "
                 "null when extraction ran. A new extractor version tries the article again",
             ),
+            _f(
+                "published_at",
+                TimestampType(),
+                True,
+                "the article's publication time this extraction resolved relative dates against",
+            ),
+            _f("outlet", StringType(), True, "the article's outlet this extraction used"),
         ]
     ),
 )

@@ -104,17 +104,23 @@ def extract_new(
     version: str = EXTRACTOR_VERSION,
     budget_s_per_100kb: float = DEFAULT_EXTRACT_BUDGET_S,
 ) -> SilverSummary:
-    """Extract claims from articles this extractor version has not processed yet."""
+    """Extract claims from articles this extractor version has not processed yet, or whose
+    publication time or outlet changed since (a corrected sidecar): relative dates resolve
+    against the publication time, so such an article's claims are extracted again."""
     for spec in (SILVER_CLAIMS, SILVER_CLAIMS_QUARANTINE, SILVER_EXTRACTIONS):
         lake.ensure(spec)
     done = lake.read(SILVER_EXTRACTIONS.name).where(F.col("extractor_version") == version)
     # Pinned: `todo` is read again when the extraction log is written, and articles another
     # process ingests meanwhile must wait for the next run, not get an empty log row.
     bronze_version = lake.version(BRONZE_ARTICLES.name)
-    todo = (
-        lake.read(BRONZE_ARTICLES.name, version=bronze_version)
-        .join(done.select("article_id"), "article_id", "left_anti")
-        .select("article_id", "body", "published_at", "outlet")
+    articles = lake.read(BRONZE_ARTICLES.name, version=bronze_version).alias("a")
+    same = (
+        (F.col("a.article_id") == F.col("d.article_id"))
+        & F.col("a.published_at").eqNullSafe(F.col("d.published_at"))
+        & F.col("a.outlet").eqNullSafe(F.col("d.outlet"))
+    )
+    todo = articles.join(done.alias("d"), same, "left_anti").select(
+        "article_id", "body", "published_at", "outlet"
     )
     now = datetime.now(UTC)
     # Bronze may sit in a few large files: spread the articles over every core first.
@@ -132,7 +138,13 @@ def extract_new(
         extracted.count()  # materialize the cache here, so the extraction is timed on its own
         extraction_s = time.perf_counter() - started
         summary = publish_extracted(
-            spark, lake, extracted, todo.select("article_id"), version, run_id, now
+            spark,
+            lake,
+            extracted,
+            todo.select("article_id", "published_at", "outlet"),
+            version,
+            run_id,
+            now,
         )
         return dataclasses.replace(summary, extraction_s=extraction_s)
     finally:
@@ -165,7 +177,7 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
             moved = enforced.quarantined_ids.withColumn("_moved", F.lit(True))
             extracted = extracted.join(moved, "claim_id", "left")
             ok = ok & F.col("_moved").isNull()
-    _merge_claims(spark, lake, good, version)
+    _merge_claims(spark, lake, good, version, articles.select("article_id"))
     lake.merge_insert(SILVER_CLAIMS_QUARANTINE, bad)
     per_article = extracted.groupBy("article_id").agg(
         F.sum(ok.cast("int")).cast("int").alias("claims"),
@@ -182,9 +194,14 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
             F.lit(now).cast("timestamp").alias("extracted_at"),
             F.lit(run_id).alias("run_id"),
             "error",
+            *(
+                F.col(c) if c in articles.columns else F.lit(None).cast(t).alias(c)
+                for c, t in (("published_at", "timestamp"), ("outlet", "string"))
+            ),
         )
     )
-    lake.merge_insert(SILVER_EXTRACTIONS, log)
+    # Upsert: an article extracted again (its metadata changed) gets this run's row.
+    lake.merge_upsert(SILVER_EXTRACTIONS, log)
     totals = (
         lake.read(SILVER_EXTRACTIONS.name)
         .where(F.col("run_id") == run_id)
@@ -205,17 +222,31 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
     )
 
 
-def _merge_claims(spark: SparkSession, lake: Lake, good, version: str) -> None:
-    """One atomic commit: new claims in, and claims of older extractor versions out."""
-    older = lake.read(SILVER_CLAIMS.name).where(F.col("extractor_version") != version)
-    if good.isEmpty() and older.isEmpty():
+def _merge_claims(spark: SparkSession, lake: Lake, good, version: str, articles) -> None:
+    """One atomic commit: new claims in, claims of older extractor versions out, and an
+    article extracted again keeps exactly its new claims (the old ones it no longer has are
+    `gone`: deleted by the same MERGE)."""
+    current = lake.read(SILVER_CLAIMS.name)
+    older = current.where(F.col("extractor_version") != version)
+    gone = (
+        current.where(F.col("extractor_version") == version)
+        .join(articles, "article_id", "left_semi")
+        .join(good.select("claim_id"), "claim_id", "left_anti")
+    )
+    if good.isEmpty() and older.isEmpty() and gone.isEmpty():
         return  # nothing to change: no empty commit, the table's version stays
+    columns = SILVER_CLAIMS.schema.fieldNames()
+    source = good.select(*columns, F.lit(False).alias("_gone")).unionByName(
+        gone.select(*columns, F.lit(True).alias("_gone"))
+    )
+    values = {c: f"s.`{c}`" for c in columns}
     target = DeltaTable.forPath(spark, str(lake.path(SILVER_CLAIMS.name)))
     (
         target.alias("t")
-        .merge(good.alias("s"), "t.claim_id = s.claim_id")
-        .whenMatchedUpdateAll(condition=f"t.extractor_version <> '{version}'")
-        .whenNotMatchedInsertAll()
+        .merge(source.alias("s"), "t.claim_id = s.claim_id")
+        .whenMatchedDelete(condition="s._gone")
+        .whenMatchedUpdate(set=values)
+        .whenNotMatchedInsert(condition="NOT s._gone", values=values)
         .whenNotMatchedBySourceDelete(condition=f"t.extractor_version <> '{version}'")
         .execute()
     )

@@ -211,15 +211,16 @@ def test_an_article_over_its_time_budget_is_logged_with_the_reason_and_not_retri
     assert (again.articles_processed, again.failed) == (0, 0)
 
 
-def test_an_older_warehouse_gains_the_error_column_of_the_extraction_log(spark, lake):
-    """silver.extractions as an older claimhouse made it, without `error`: the next run adds
-    the column (old rows read null) instead of failing its MERGE."""
+def test_an_older_warehouse_gains_the_new_columns_of_the_extraction_log(spark, lake):
+    """silver.extractions as an older claimhouse made it, without `error`, `published_at` and
+    `outlet`: the next run adds the columns (old rows read null) instead of failing its MERGE."""
     from delta.tables import DeltaTable
 
     from lake.schemas import SILVER_EXTRACTIONS
     from lake.storage import _SCHEMA_CHECKED
 
-    old_fields = [f for f in SILVER_EXTRACTIONS.schema.fields if f.name != "error"]
+    added = ("error", "published_at", "outlet")
+    old_fields = [f for f in SILVER_EXTRACTIONS.schema.fields if f.name not in added]
     (
         DeltaTable.createIfNotExists(spark)
         .location(str(lake.path("silver.extractions")))
@@ -236,3 +237,26 @@ def test_an_older_warehouse_gains_the_error_column_of_the_extraction_log(spark, 
     assert (summary.articles_processed, summary.failed) == (5, 0)
     rows = lake.read("silver.extractions").select("article_id", "error").collect()
     assert len(rows) == 6 and {r["error"] for r in rows} == {None}
+
+
+def test_an_article_whose_publication_time_arrives_later_is_extracted_again(spark, lake, tmp_path):
+    """Without a date, "on Tuesday" resolves to nothing; a late sidecar gives the article its
+    publication time, and the next run extracts it again: the same claims, now dated, with no
+    duplicate and no stale claim left behind."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("About 40 people were hurt on Tuesday, officials said.")
+    ingest(spark, lake, folder, "r1", LIMIT)
+    first = extract_new(spark, lake, "r1")
+    assert (first.articles_processed, first.claims) == (1, 2)
+    before = {r["claim_text"]: r["value_text"] for r in lake.read("silver.claims").collect()}
+    assert before == {"About 40 people": "40", "Tuesday": None}
+    (folder / "a.json").write_text('{"published_at": "2025-05-22T15:00:00Z"}')  # a Thursday
+    ingest(spark, lake, folder, "r2", LIMIT)
+    again = extract_new(spark, lake, "r2")
+    assert (again.articles_processed, again.claims) == (1, 2)
+    after = {r["claim_text"]: r["value_text"] for r in lake.read("silver.claims").collect()}
+    assert after == {"About 40 people": "40", "Tuesday": "2025-05-20"}
+    log = lake.read("silver.extractions").collect()
+    assert [(r["run_id"], str(r["published_at"].date())) for r in log] == [("r2", "2025-05-22")]
+    assert extract_new(spark, lake, "r3").articles_processed == 0
