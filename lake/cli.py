@@ -123,7 +123,15 @@ def run(
 
     settings = _settings(warehouse, input_dir, master, max_file_bytes)
     if not settings.input_dir.is_dir():
-        raise _fail(f"input folder {settings.input_dir} does not exist: pass --input DIR")
+        if settings.input_dir.exists():
+            raise _fail(
+                f"input {settings.input_dir} is a file, not a folder: pass the folder that "
+                "holds the articles with --input DIR",
+                EXIT_USAGE,
+            )
+        raise _fail(
+            f"input folder {settings.input_dir} does not exist: pass --input DIR", EXIT_USAGE
+        )
     started = time.perf_counter()
     run_id = new_run_id()
     with _writer(settings, run_id), err.status("starting Spark...") as status:

@@ -46,11 +46,21 @@ def test_unknown_option_is_a_usage_error():
 
 def test_missing_input_folder(tmp_path):
     done = claimhouse("run", "--input", str(tmp_path / "nope"), "--warehouse", str(tmp_path))
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert f"input folder {tmp_path / 'nope'} does not exist: pass --input DIR" in " ".join(
         done.stderr.split()
     )
     assert "Traceback" not in done.stderr
+
+
+def test_an_input_that_is_a_file_is_named_as_such(tmp_path):
+    (tmp_path / "a.txt").write_text("Officials said 40 people came.")
+    done = claimhouse("run", "--input", str(tmp_path / "a.txt"), "--warehouse", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"error: input {tmp_path / 'a.txt'} is a file, not a folder: pass the folder that "
+        "holds the articles with --input DIR"
+    )
 
 
 def test_history_needs_a_qualified_name():
