@@ -223,15 +223,11 @@ def _not_a_date(kind: str, sentence: str, m: re.Match[str]) -> bool:
     return bool(quoted) or not re.search(r"(?:^|[.!?“\"‘'(—–:])\s*$", sentence[:start])
 
 
-# Words that may stand capitalised right before a date without making it part of a name.
-_BEFORE_A_DATE = {"on", "last", "this", "next", "early", "late", "by", "until", "since", "from"}
-
-
 def _in_a_name(sentence: str, start: int) -> bool:
     """A capitalised word right before, inside the sentence: "Super Tuesday", "Fox News
     Sunday". The sentence's first word, or one after a quote, dash or colon, names nothing."""
     before = re.search(r"([A-Z][\w.'’-]*)\s+$", sentence[max(0, start - 40) : start])
-    if before is None or before.group(1).lower() in _BEFORE_A_DATE:
+    if before is None or before.group(1).lower() in lx.BEFORE_A_DATE:
         return False
     word_start = max(0, start - 40) + before.start(1)
     return not re.search(r"(?:^|[“\"‘'(—–:])\s*$", sentence[:word_start])
@@ -249,10 +245,7 @@ def _future_clause(sentence: str, start: int, end: int) -> bool:
 
 
 # A verb in the past tense shortly before: "said Thursday", "was killed late Friday".
-_PAST_VERB = re.compile(
-    r"\b(?:[a-z]+ed|said|told|met|spoke|went|came|made|took|gave|held|left|won|lost|began|"
-    r"sent|found|wrote|led|fell|rose|was|were|had|did)\b(?:\s+\S+){0,3}\s*$"
-)
+_PAST_VERB = re.compile(rf"\b(?:[a-z]+ed|{'|'.join(lx.PAST_TENSE_VERBS)})\b(?:\s+\S+){{0,3}}\s*$")
 
 
 def _tense(sentence: str, start: int, end: int) -> str:

@@ -212,6 +212,36 @@ MONTHS = {
     "dec": 12,
 }
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Words that may stand capitalised right before a weekday without making it part of a name.
+BEFORE_A_DATE = {"on", "last", "this", "next", "early", "late", "by", "until", "since", "from"}
+# Irregular past tenses that date a weekday after them back ("said Thursday", "met Monday");
+# regular ones end in -ed.
+PAST_TENSE_VERBS = [
+    "said",
+    "told",
+    "met",
+    "spoke",
+    "went",
+    "came",
+    "made",
+    "took",
+    "gave",
+    "held",
+    "left",
+    "won",
+    "lost",
+    "began",
+    "sent",
+    "found",
+    "wrote",
+    "led",
+    "fell",
+    "rose",
+    "was",
+    "were",
+    "had",
+    "did",
+]
 
 # Words that end a noun phrase after a number.
 NP_STOPWORDS = {
