@@ -17,7 +17,7 @@ import json
 import random
 import time
 
-from lake.config import DEFAULT_EXTRACT_BUDGET_S
+from lake.config import Settings
 from lake.silver.publish import article_rows
 
 _PROSE = (
@@ -59,7 +59,7 @@ SHAPES = {"prose": prose, "numbers": numbers, "figures": figures}
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[0.0625, 0.25, 1.0])
-    parser.add_argument("--budget", type=float, default=DEFAULT_EXTRACT_BUDGET_S)
+    parser.add_argument("--budget", type=float, default=Settings.extract_budget_s)
     args = parser.parse_args()
     rng = random.Random(7)
     results = []

@@ -31,8 +31,8 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from evaluation.facts import load_truth_facts, score_synthetic
 from lake.bronze.parse import parse_file
-from lake.gold.score import load_truth_facts, score_synthetic
 from lake.silver import stories as S
 from lake.silver.extract import extract_claims, problems
 from lake.synthetic.generate import generate
@@ -372,10 +372,13 @@ def _measure_id(key: tuple) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
 
-def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], list[dict]]:
+def reconcile(
+    claims: list[dict], story: dict[str, str]
+) -> tuple[list[dict], list[dict], list[dict]]:
     """dbt_project/models: measures per (story, kind, measure_key, per, magnitude band)
     reconciled, merged into facts (int_measure_merges), facts reconciled (facts.sql,
-    fact_conflicts.sql)."""
+    fact_evidence.sql, fact_conflicts.sql). Returns facts, evidence and conflicts, with gold's
+    fact ids."""
     by_key: dict[tuple, list[dict]] = defaultdict(list)
     for c in claims:
         if c["measure_key"] in UNRECONCILED_MEASURES:
@@ -388,9 +391,9 @@ def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], li
     by_fact: dict[tuple, list[dict]] = defaultdict(list)
     for key, group in by_measure.items():
         by_fact[into[key]].extend(group)
-    facts, conflicts = [], []
+    facts, evidence, conflicts = [], [], []
     for (story_id, kind, measure_key, per, band), group in by_fact.items():
-        fact_id = "|".join((story_id, kind, measure_key, per, str(band)))
+        fact_id = _measure_id((story_id, kind, measure_key, per, band))
         r = _reconcile_group(group)
         consensus, anchors = r["consensus"], r["anchors"]
         if len(anchors) >= 2:
@@ -428,6 +431,16 @@ def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], li
                 "claim_count": len(group),
             }
         )
+        # reconcile_claims' agrees: the claim's interval overlaps the consensus; null when it
+        # bounds nothing.
+        evidence += [
+            {
+                "fact_id": fact_id,
+                "claim_id": c["claim_id"],
+                "agrees": _overlap(c, consensus) if c["informative"] and consensus else None,
+            }
+            for c in group
+        ]
         informative = [c for c in group if c["informative"]]
         conflicts += [
             {
@@ -444,7 +457,7 @@ def reconcile(claims: list[dict], story: dict[str, str]) -> tuple[list[dict], li
             }
             for a, b in itertools.combinations(anchors, 2)
         ]
-    return facts, conflicts
+    return facts, evidence, conflicts
 
 
 def _write_jsonl(path: Path, rows: list[dict]) -> None:
@@ -499,8 +512,9 @@ def measure(n: int, workdir: Path, seed: int) -> dict:
     stages["stories"] = time.perf_counter() - started
 
     started = time.perf_counter()
-    facts, conflicts = reconcile(claims, story)
+    facts, evidence, conflicts = reconcile(claims, story)
     _write_jsonl(out / "facts.jsonl", facts)
+    _write_jsonl(out / "fact_evidence.jsonl", evidence)
     _write_jsonl(out / "fact_conflicts.jsonl", conflicts)
     stages["gold"] = time.perf_counter() - started
     keys = {a: Path(art["source_uri"]).stem for a, art in articles.items()}

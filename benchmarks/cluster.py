@@ -22,8 +22,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from evaluation.compare import gold_differences
 from lake.config import load_settings
-from lake.gold.compare import gold_differences
 from lake.spark import get_spark
 from lake.standalone import standalone_cluster
 from lake.synthetic.generate import generate

@@ -5,10 +5,10 @@
 For each N: `claimhouse generate` (N articles, N/10 events, fixed seed) into a temporary
 folder, then one `run_pipeline` into a fresh warehouse, timed per stage (each stage includes
 its contract validation), then silver's claims scored against the corpus's ground truth
-(truth/claims.jsonl) with the same matcher as `python -m lake.silver.score`.
+(truth/claims.jsonl) with the same matcher as `python -m evaluation.claims`.
 
 Gold's facts and conflicts are scored against the truth's facts (truth/facts.jsonl) with
-`lake.gold.score.score_synthetic`. Story grouping is scored against the
+`evaluation.facts.score_synthetic`. Story grouping is scored against the
 generator's events (pairs of articles). Peak memory is read for the pipeline alone (VmHWM
 reset before it) and again after the scoring, which collects every claim and fact on purpose.
 """
@@ -26,10 +26,10 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+from evaluation.claims import load_truth, score
+from evaluation.facts import load_truth_facts, score_synthetic
 from lake.config import load_settings
-from lake.gold.score import load_truth_facts, score_synthetic
 from lake.pipeline import run_pipeline
-from lake.silver.score import load_truth, score
 from lake.spark import get_spark
 from lake.storage import Lake
 from lake.synthetic.generate import generate
@@ -165,8 +165,16 @@ def main() -> None:
     parser.add_argument("--articles", type=int, nargs="+", default=[1000])
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--master", default="local[*]")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="Keep each corpus and warehouse in this folder (corpus<N>/, wh<N>/) for inspection",
+    )
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="claimhouse-bench-"))
+    workdir = (
+        args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="claimhouse-bench-"))
+    )
+    workdir.mkdir(parents=True, exist_ok=True)
     try:
         settings = load_settings(warehouse=workdir / "session", spark_master=args.master)
         spark = get_spark(settings)
@@ -185,7 +193,8 @@ def main() -> None:
             )
         )
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,11 @@ Runs the seeds through every layer into a temporary warehouse, grows silver.clai
 by appending copies of the seed claims with fresh claim ids (written by Spark executors, not
 the extractor), starts the server in its own process, then times over PyHive:
 a point query on gold.facts by fact_id and a full scan (GROUP BY over every claim row) of
-silver.claims. Prints one JSON object with p50/p95 in milliseconds.
+silver.claims, logged in as a reader (the server authenticates every client and passes every
+statement through its role guard), and the login itself. With --articles it also grows
+bronze.articles to that many rows (copies of the seed bodies with fresh ids), reads the whole
+table through one client, and checks the server still answers. Prints one JSON object with
+p50/p95 in milliseconds.
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ from lake.config import REPO_ROOT, load_settings
 from lake.pipeline import run_pipeline
 from lake.spark import get_spark
 from lake.storage import Lake
+from lake.users import add_user
+
+USER = ("bench", "bench-password")
 
 
 def _free_port() -> int:
@@ -48,11 +55,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--loops", type=int, default=30)
+    parser.add_argument("--articles", type=int, default=0, help="full-scan test size; 0 skips")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="claimhouse-sql-bench-"))
     server = None
     try:
         settings = load_settings(warehouse=work / "wh", input_dir=REPO_ROOT / "seeds")
+        add_user(settings.warehouse, *USER)
         spark = get_spark(settings)
         run_pipeline(spark, settings)
         lake = Lake(spark, settings.warehouse)
@@ -65,6 +74,19 @@ def main() -> None:
         )
         grown.write.format("delta").mode("append").save(str(lake.path("silver.claims")))
         claim_rows = lake.count("silver.claims")
+        if args.articles:
+            seeds = lake.read("bronze.articles")
+            copies = -(-args.articles // seeds.count())
+            (
+                seeds.crossJoin(spark.range(copies).withColumnRenamed("id", "copy"))
+                .withColumn("article_id", F.sha2(F.concat_ws("|", "article_id", "copy"), 256))
+                .drop("copy")
+                .limit(args.articles)
+                .write.format("delta")
+                .mode("overwrite")
+                .save(str(lake.path("bronze.articles")))
+            )
+        article_rows = lake.count("bronze.articles")
         fact_id = lake.read("gold.facts").orderBy("fact_id").first()["fact_id"]
         spark.stop()
 
@@ -81,7 +103,16 @@ def main() -> None:
         )
         assert server.stdout.readline().startswith("serving")
         server_start_s = time.perf_counter() - started
-        conn = hive.connect(host="127.0.0.1", port=port, auth="NONE")
+        logins = []
+        for _ in range(max(5, args.loops // 3)):
+            t = time.perf_counter()
+            hive.connect(
+                host="127.0.0.1", port=port, auth="CUSTOM", username=USER[0], password=USER[1]
+            ).close()
+            logins.append(time.perf_counter() - t)
+        conn = hive.connect(
+            host="127.0.0.1", port=port, auth="CUSTOM", username=USER[0], password=USER[1]
+        )
         cursor = conn.cursor()
 
         def timed(sql: str, loops: int) -> list[float]:
@@ -100,14 +131,33 @@ def main() -> None:
             "SELECT kind, count(*), avg(value), max(char_end) FROM silver.claims GROUP BY kind",
             max(5, args.loops // 3),
         )
+        full_scan = None
+        if args.articles:
+            t = time.perf_counter()
+            cursor.execute("SELECT * FROM bronze.articles")
+            rows = body_bytes = 0
+            while batch := cursor.fetchmany(10_000):
+                rows += len(batch)
+                body_bytes += sum(len(r[6]) for r in batch)
+            seconds = time.perf_counter() - t
+            cursor.execute("SELECT count(*) FROM gold.facts")
+            full_scan = {
+                "rows_read": rows,
+                "body_mb": round(body_bytes / 1e6, 1),
+                "seconds": round(seconds, 1),
+                "server_answers_after": cursor.fetchall()[0][0] > 0 and server.poll() is None,
+            }
         conn.close()
         print(
             json.dumps(
                 {
                     "silver_claims_rows": claim_rows,
+                    "bronze_articles_rows": article_rows,
+                    "full_scan_bronze_articles": full_scan,
                     "server_start_s": round(server_start_s, 1),
                     "point_query_gold_facts": {"loops": len(point), **_percentiles(point)},
                     "full_scan_silver_claims": {"loops": len(scan), **_percentiles(scan)},
+                    "login": {"loops": len(logins), **_percentiles(logins)},
                     "cores": os.cpu_count(),
                 }
             )

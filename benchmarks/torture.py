@@ -35,17 +35,21 @@ from pathlib import Path
 BIN = Path(sys.executable).parent
 CLAIMHOUSE = str(BIN / "claimhouse")
 # The first Delta version that holds a run's data: tables claimhouse creates empty first
-# (version 0) write data at 1; dbt's gold tables are created with their rows at 0.
+# (version 0) write data at 1; dbt's candidate tables and the gold release are created with
+# their rows at 0.
 DATA_VERSION = {
     "bronze.articles": 1,
     "bronze.ingest_log": 1,
     "silver.claims": 1,
     "silver.extractions": 1,
+    "silver.article_terms": 1,
     "silver.article_stories": 1,
-    "gold.facts": 0,
-    "gold.fact_evidence": 0,
-    "gold.fact_conflicts": 0,
+    "gold_build.facts": 0,
+    "gold_build.fact_evidence": 0,
+    "gold_build.fact_conflicts": 0,
+    "gold_release.tables": 0,
     "audit.dq_results": 1,
+    "audit.layer_runs": 1,
 }
 
 
@@ -169,7 +173,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--articles", type=int, default=300)
     parser.add_argument(
-        "--kill-at", nargs="*", default=["bronze.articles", "silver.claims", "gold.facts"]
+        "--kill-at",
+        nargs="*",
+        default=["bronze.articles", "silver.claims", "gold_build.facts", "gold_release.tables"],
     )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="claimhouse-torture-"))

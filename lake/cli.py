@@ -6,7 +6,7 @@ import csv
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
@@ -84,7 +84,23 @@ def _writer(settings, run_id: str) -> Iterator[None]:
         lock.__exit__(None, None, None)
 
 
-def _session(settings):
+@contextmanager
+def _progress(first: str) -> Iterator[Callable[[str], None]]:
+    """What a long step is doing: a spinner in a terminal; elsewhere (a pipe, cron, CI) a
+    timestamped line per step."""
+    if err.is_terminal:
+        with err.status(first) as status:
+            yield status.update
+        return
+
+    def line(message: str) -> None:
+        err.print(f"{datetime.now().astimezone():%H:%M:%S} {message}", highlight=False)
+
+    line(first)
+    yield line
+
+
+def _session(settings, endpoint: bool = False):
     """Start Spark, turning a failed JVM start into a readable error."""
     from pyspark.logger import PySparkLogger
 
@@ -94,7 +110,7 @@ def _session(settings):
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
         PySparkLogger.getLogger(name).disabled = True
     try:
-        return get_spark(settings)
+        return get_spark(settings, endpoint=endpoint)
     except Exception as exc:  # the JVM's own exception types vary by failure
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise _fail(
@@ -134,48 +150,21 @@ def run(
         )
     started = time.perf_counter()
     run_id = new_run_id()
-    with _writer(settings, run_id), err.status("starting Spark...") as status:
+    out.print(f"[bold]claimhouse run {run_id}[/] into {settings.warehouse}")
+    with _writer(settings, run_id), _progress("starting Spark...") as progress:
         spark = _session(settings)
         try:
-            summary = run_pipeline(spark, settings, run_id, progress=lambda m: status.update(m))
+            summary = run_pipeline(
+                spark,
+                settings,
+                run_id,
+                progress=progress,
+                report=lambda line: out.print(line, markup=False, highlight=False),
+            )
         except LakeError as exc:
             raise _fail(str(exc)) from exc
     elapsed = time.perf_counter() - started
 
-    b = summary.bronze
-    out.print(f"[bold]claimhouse run {summary.run_id}[/] into {settings.warehouse}")
-    if b is not None:
-        out.print(
-            f"bronze: {b.files_seen} files seen = {b.new_articles} new articles + "
-            f"{b.unchanged} unchanged + {b.duplicates} duplicates + {b.rejected} rejected + "
-            f"{b.sidecars} sidecars"
-            + (f" + {b.updated} with new metadata" if b.updated else "")
-            + (
-                f" + {b.not_settled} not settled (still being written: next run)"
-                if b.not_settled
-                else ""
-            )
-            + f"; {b.files_read} read (unchanged files are not)"
-        )
-    if (s := summary.silver) is not None:
-        out.print(
-            f"silver: {s.claims} claims from {s.articles_processed} new articles, "
-            f"{s.quarantined} quarantined (extractor {s.extractor_version})"
-            + (
-                f"; {s.failed} articles not extracted (see silver.extractions.error)"
-                if s.failed
-                else ""
-            )
-        )
-    if (st := summary.stories) is not None:
-        out.print(st.describe())
-    if summary.gold_current:
-        out.print("gold: unchanged (built from these silver and bronze versions already)")
-    if (g := summary.gold) is not None:
-        out.print(
-            f"gold: {g.models} dbt models built, {g.tests_passed} tests passed"
-            + (f", {g.tests_warned} warned" if g.tests_warned else "")
-        )
     table = Table("table", "rows", "delta version", title=None)
     for name, rows in summary.table_rows.items():
         table.add_row(name, f"{rows:,}", str(summary.table_versions[name]))
@@ -207,6 +196,10 @@ def sql(
         str | None,
         typer.Option("--server", help="Query a running `claimhouse serve-sql` at host:port"),
     ] = None,
+    user: Annotated[
+        str | None,
+        typer.Option("--user", help="With --server: log in as this user [env CLAIMHOUSE_SQL_USER]"),
+    ] = None,
 ) -> None:
     """Run Spark SQL over the lake's tables (bronze.articles, bronze.rejects, ...)."""
     from pyspark.errors import AnalysisException, ParseException
@@ -214,12 +207,16 @@ def sql(
     from lake.storage import Lake
 
     if server:
-        _query_server(server, query, fmt, limit)
+        _query_server(server, query, fmt, limit, user or _settings(warehouse).sql_user)
         return
     settings = _settings(warehouse, None, master)
     spark = _session(settings)
     lake = Lake(spark, settings.warehouse)
     known = lake.register_all()
+    for table, why in lake.broken.items():
+        err.print(
+            f"warning: {table} is not a readable Delta table, left out: {why}", highlight=False
+        )
     try:
         df = spark.sql(query)
         if limit:
@@ -407,28 +404,58 @@ def ui(
 @app.command("serve-sql")
 def serve_sql(
     host: Annotated[
-        str, typer.Option("--host", help="Address to bind; anything but loopback is exposed")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 10000,
+        str | None,
+        typer.Option(
+            "--host",
+            help="Address to bind [env CLAIMHOUSE_SQL_HOST; 127.0.0.1]; beyond "
+            "loopback, users must exist",
+        ),
+    ] = None,
+    port: Annotated[
+        int | None,
+        typer.Option("--port", min=1, max=65535, help="[env CLAIMHOUSE_SQL_PORT; 10000]"),
+    ] = None,
     warehouse: WarehouseOpt = None,
     master: MasterOpt = None,
 ) -> None:
-    """Serve the lake over JDBC/ODBC (Spark Thrift server, HiveServer2 protocol) until Ctrl-C."""
-    from lake.serve import LOOPBACK, port_in_use, serve
+    """Serve the lake over JDBC/ODBC (Spark Thrift server, HiveServer2 protocol) until Ctrl-C.
+    Clients log in as a user of `claimhouse users`; readers read, writers write in `sandbox`."""
+    import os
+
+    from lake.serve import HIVE_BIND_VARIABLES, LOOPBACK, port_in_use, serve
     from lake.storage import LakeError
+    from lake.users import load_users
 
     settings = _settings(warehouse, None, master)
-    if host not in LOOPBACK:
+    host = host or settings.sql_host
+    port = port or settings.sql_port
+    users = load_users(settings.warehouse)
+    if host not in LOOPBACK and not users:
+        raise _fail(
+            f"binding to {host} needs users to log in, and there are none: add one with "
+            "`claimhouse users add NAME`",
+            EXIT_USAGE,
+        )
+    if not users:
         err.print(
-            f"[bold yellow]warning:[/] binding to {host}: the endpoint has no authentication; "
-            "anyone who can reach this address can read every table"
+            "[bold yellow]warning:[/] no users yet: nobody can connect until you add one with "
+            "`claimhouse users add NAME`"
         )
     if port_in_use(host, port):
         raise _fail(
             f"port {port} on {host} is already in use (another `claimhouse serve-sql`?): "
             "stop that process or pass --port"
         )
-    spark = _session(settings)
+    # Hive would bind to these before to --host/--port: the server binds where it says.
+    for variable in HIVE_BIND_VARIABLES:
+        if os.environ.pop(variable, None):
+            err.print(f"note: {variable} is ignored: the server binds to {host}:{port}")
+
+    def progress(message: str) -> None:
+        err.print(f"{datetime.now().astimezone():%H:%M:%S} {message}", highlight=False)
+
+    progress("starting Spark")
+    spark = _session(settings, endpoint=True)
     try:
         serve(
             spark,
@@ -436,31 +463,116 @@ def serve_sql(
             host,
             port,
             ready=lambda url: out.print(f"serving {settings.warehouse} at {url}; Ctrl-C stops"),
+            progress=progress,
         )
     except LakeError as exc:
         raise _fail(str(exc)) from exc
     out.print("stopped")
 
 
-def _query_server(server: str, query: str, fmt: OutputFormat, limit: int) -> None:
-    """Run a query on a running `claimhouse serve-sql` endpoint (host:port) through PyHive."""
+users_app = typer.Typer(help="Users of the SQL endpoint (serve-sql): readers and writers.")
+app.add_typer(users_app, name="users")
+
+
+@users_app.command("add")
+def users_add(
+    name: Annotated[str, typer.Argument(help="User name")],
+    role: Annotated[
+        str, typer.Option("--role", help="reader: queries only; writer: also tables in sandbox")
+    ] = "reader",
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the password from standard input")
+    ] = False,
+    warehouse: WarehouseOpt = None,
+) -> None:
+    """Add a user (or change one's password and role); the password is asked for, never
+    passed as an argument."""
+    import getpass
+
+    from lake.storage import LakeError
+    from lake.users import add_user
+
+    settings = _settings(warehouse, None, None)
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"password for {name}: ")
+        if getpass.getpass("again: ") != password:
+            raise _fail("the two passwords differ; nothing changed", EXIT_USAGE)
+    try:
+        user = add_user(settings.warehouse, name, password, role)
+    except LakeError as exc:
+        raise _fail(str(exc), EXIT_USAGE) from exc
+    out.print(f"user {user.name} ({user.role}) saved in {settings.warehouse / '_sql' / 'users'}")
+
+
+@users_app.command("remove")
+def users_remove(
+    name: Annotated[str, typer.Argument(help="User name")], warehouse: WarehouseOpt = None
+) -> None:
+    """Remove a user: their next connection is refused."""
+    from lake.storage import LakeError
+    from lake.users import remove_user
+
+    settings = _settings(warehouse, None, None)
+    try:
+        remove_user(settings.warehouse, name)
+    except LakeError as exc:
+        raise _fail(str(exc), EXIT_USAGE) from exc
+    out.print(f"user {name} removed")
+
+
+@users_app.command("list")
+def users_list(warehouse: WarehouseOpt = None) -> None:
+    """The users and their roles (never their passwords)."""
+    from lake.users import load_users
+
+    settings = _settings(warehouse, None, None)
+    table = Table("user", "role")
+    for user in sorted(load_users(settings.warehouse).values(), key=lambda u: u.name):
+        table.add_row(user.name, user.role)
+    out.print(table)
+
+
+def _query_server(server: str, query: str, fmt: OutputFormat, limit: int, user: str | None) -> None:
+    """Run a query on a running `claimhouse serve-sql` endpoint (host:port) through PyHive, as
+    `user` with the password from CLAIMHOUSE_SQL_PASSWORD or asked for."""
+    import getpass
+
     from pyhive import hive
     from pyspark.sql import Row
+
+    from lake.config import sql_password
 
     host, _, port = server.rpartition(":")
     if not host or not port.isdigit():
         raise _fail(f"--server takes host:port, e.g. 127.0.0.1:10000; got {server!r}", 2)
+    if not user:
+        raise _fail(
+            "--server needs a user: pass --user NAME or set CLAIMHOUSE_SQL_USER "
+            "(users: `claimhouse users list`)",
+            EXIT_USAGE,
+        )
+    password = sql_password()
+    if password is None:
+        password = getpass.getpass(f"password for {user}@{server}: ")
     try:
-        conn = hive.connect(host=host, port=int(port), auth="NONE")
-    except Exception as exc:  # thrift's transport errors vary
-        message = f"cannot connect to {server}: {_first_line(exc)}. Is serve-sql running?"
+        conn = hive.connect(
+            host=host, port=int(port), auth="CUSTOM", username=user, password=password
+        )
+    except Exception as exc:  # thrift's transport and SASL errors vary
+        text = _first_line(exc)
+        if "Error validating the login" in text or "wrong user name or password" in text:
+            message = f"{server} refused the login of {user!r}: wrong user name or password"
+        else:
+            message = f"cannot connect to {server}: {text}. Is serve-sql running?"
         raise _fail(message) from exc
     try:
         cursor = conn.cursor()
         try:
             cursor.execute(query)
         except Exception as exc:  # PyHive wraps the server's error in its own types
-            raise _fail(f"{server}: {_first_line(exc)}", 2) from exc
+            raise _fail(f"{server}: {_server_error(exc)}", 2) from exc
         columns = [d[0].split(".")[-1] for d in cursor.description or []]
         rows = (Row(**dict(zip(columns, r, strict=True))) for r in iter(cursor.fetchone, None))
         emitted = _emit(rows, columns, fmt, limit)
@@ -468,6 +580,14 @@ def _query_server(server: str, query: str, fmt: OutputFormat, limit: int) -> Non
         conn.close()
     if limit and emitted > limit:
         err.print(f"(showing the first {limit} rows; pass --limit 0 for all)")
+
+
+def _server_error(exc: Exception) -> str:
+    """The server's own message (Thrift's errorMessage), not the status struct around it."""
+    status = getattr(getattr(exc, "args", [None])[0], "status", None)
+    message = getattr(status, "errorMessage", None)
+    text = message or str(exc)
+    return text.strip().splitlines()[0][:2000]
 
 
 def _first_line(exc: Exception) -> str:

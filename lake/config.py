@@ -1,45 +1,24 @@
-"""Where claimhouse reads and writes, resolved at call time from arguments and environment."""
+"""Every claimhouse setting, declared once: its field, variable, default, check and meaning.
+
+Settings are resolved when `load_settings` is called, never at import: command-line options
+win over CLAIMHOUSE_* environment variables, which win over the defaults. The README's settings
+table is this module's `settings_table()` (a test keeps the two equal).
+"""
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024
-# Seconds of extraction an article may take per 100 KB of text (5 s at the least); past it the
-# article is logged in silver.extractions with the reason and the run goes on.
-DEFAULT_EXTRACT_BUDGET_S = 5.0
-
-
-# A file modified more recently than this may still be being copied: the next run reads it.
-DEFAULT_SETTLE_S = 3.0
-# How long a writer waits for another run on the same warehouse to finish before giving up.
-DEFAULT_LOCK_TIMEOUT_S = 0.0
+MB = 1024 * 1024
 
 
 class SettingsError(ValueError):
     """A setting that cannot be used; the message names it and says what it takes."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything a run needs to know about its surroundings."""
-
-    warehouse: Path
-    input_dir: Path
-    spark_master: str
-    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
-    env: str = "local"
-    extract_budget_s: float = DEFAULT_EXTRACT_BUDGET_S
-    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S
-    settle_s: float = DEFAULT_SETTLE_S
-
-    @property
-    def spark_dir(self) -> Path:
-        """Metastore, Derby log, scratch space: kept inside the warehouse, never in the cwd."""
-        return self.warehouse / "_spark"
 
 
 def _default_dir(name: str) -> Path:
@@ -48,41 +27,330 @@ def _default_dir(name: str) -> Path:
     return base / name
 
 
+def _path(text: str) -> Path:
+    return Path(text).expanduser().resolve()
+
+
+def _number(kind: type, minimum: float) -> Callable[[str], Any]:
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or value != value or value < minimum:
+            raise ValueError(f"a {'whole ' if kind is int else ''}number of at least {minimum:g}")
+        return value
+
+    return parse
+
+
+def _choice(*allowed: str) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        value = text.strip().lower()
+        if value not in allowed:
+            raise ValueError(f"one of {', '.join(allowed)}")
+        return value
+
+    return parse
+
+
+def _memory(text: str) -> str:
+    value = text.strip().lower()
+    if not (value[:-1].isdigit() and value[-1] in "kmgt") and not value.isdigit():
+        raise ValueError("a JVM memory size such as 4g or 512m")
+    return value
+
+
+def _flag(text: str) -> bool:
+    value = text.strip().lower()
+    if value not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
+        raise ValueError("1 or 0")
+    return value in ("1", "true", "yes", "on")
+
+
+@dataclass(frozen=True)
+class Option:
+    field: str
+    variable: str
+    default: Any | Callable[[], Any]  # a callable is called when settings are loaded
+    parse: Callable[[str], Any]
+    meaning: str
+    flag: str = ""  # the command-line option that overrides it, if any
+
+    def default_value(self) -> Any:
+        return self.default() if callable(self.default) else self.default
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "warehouse",
+        "CLAIMHOUSE_WAREHOUSE",
+        lambda: _default_dir("warehouse"),
+        _path,
+        "the warehouse folder: every Delta table, `<warehouse>/<layer>/<table>`",
+        "--warehouse DIR",
+    ),
+    Option(
+        "input_dir",
+        "CLAIMHOUSE_INPUT",
+        lambda: _default_dir("seeds"),
+        _path,
+        "the folder of articles bronze ingests (and the Dagster sensor watches)",
+        "--input DIR",
+    ),
+    Option(
+        "spark_master",
+        "CLAIMHOUSE_SPARK_MASTER",
+        "local[*]",
+        str,
+        "Spark master URL (`spark://host:7077` for a standalone cluster)",
+        "--master URL",
+    ),
+    Option(
+        "max_file_bytes",
+        "CLAIMHOUSE_MAX_FILE_BYTES",
+        5 * MB,
+        _number(int, 1),
+        "larger input files are rejected",
+        "--max-file-bytes N",
+    ),
+    Option(
+        "settle_s",
+        "CLAIMHOUSE_SETTLE_S",
+        3.0,
+        _number(float, 0),
+        "a file modified more recently is left for the next run (still being copied?)",
+    ),
+    Option(
+        "extract_budget_s",
+        "CLAIMHOUSE_EXTRACT_BUDGET_S",
+        5.0,
+        _number(float, 1),
+        "seconds of extraction an article may take per 100 KB of text",
+    ),
+    Option(
+        "lock_timeout_s",
+        "CLAIMHOUSE_LOCK_TIMEOUT_S",
+        0.0,
+        _number(float, 0),
+        "how long a writer waits for another run on the same warehouse",
+    ),
+    Option(
+        "contracts_dir",
+        "CLAIMHOUSE_CONTRACTS",
+        lambda: _default_dir("expectations") / "contracts",
+        _path,
+        "the contract files every run enforces",
+    ),
+    Option(
+        "env",
+        "CLAIMHOUSE_ENV",
+        "local",
+        _choice("local", "ci", "prod"),
+        "environment: `prod` starts Dagster's sensor and schedule and needs the warehouse "
+        "and input named explicitly",
+    ),
+    Option(
+        "catalog",
+        "CLAIMHOUSE_CATALOG",
+        "in-memory",
+        _choice("in-memory", "hive"),
+        "Spark catalog: `in-memory` (tables named from the warehouse in each process); "
+        "`hive`, a Derby metastore one process at a time may open",
+    ),
+    Option(
+        "driver_memory",
+        "CLAIMHOUSE_DRIVER_MEMORY",
+        "4g",
+        _memory,
+        "Spark driver heap (in `local[*]` it is the executors' too)",
+    ),
+    Option(
+        "executor_memory",
+        "CLAIMHOUSE_EXECUTOR_MEMORY",
+        "2g",
+        _memory,
+        "executor heap on a `spark://` master",
+    ),
+    Option(
+        "shuffle_partitions",
+        "CLAIMHOUSE_SHUFFLE_PARTITIONS",
+        8,
+        _number(int, 1),
+        "Spark's shuffle partitions (few: runs are small and AQE coalesces)",
+    ),
+    Option(
+        "spark_ui",
+        "CLAIMHOUSE_SPARK_UI",
+        False,
+        _flag,
+        "`1` turns the Spark UI on",
+    ),
+    Option(
+        "spark_event_log",
+        "CLAIMHOUSE_SPARK_EVENT_LOG",
+        None,
+        _path,
+        "a folder turns Spark's event log on there (`benchmarks/spark_profile.py` reads it)",
+    ),
+    Option(
+        "sql_host",
+        "CLAIMHOUSE_SQL_HOST",
+        "127.0.0.1",
+        str,
+        "the SQL endpoint's address (`serve-sql` binds it; dbt's thrift target connects to it)",
+        "--host HOST",
+    ),
+    Option(
+        "sql_port",
+        "CLAIMHOUSE_SQL_PORT",
+        10000,
+        _number(int, 1),
+        "the SQL endpoint's port",
+        "--port N",
+    ),
+    Option(
+        "sql_user",
+        "CLAIMHOUSE_SQL_USER",
+        None,
+        str,
+        "the user `claimhouse sql --server` and dbt's thrift target connect as (the password: "
+        "`CLAIMHOUSE_SQL_PASSWORD`, or asked for)",
+        "--user NAME",
+    ),
+    Option(
+        "sql_query_timeout_s",
+        "CLAIMHOUSE_SQL_QUERY_TIMEOUT_S",
+        600,
+        _number(int, 1),
+        "the SQL endpoint cancels a query running longer, saying so",
+    ),
+    Option(
+        "jars_dir",
+        "CLAIMHOUSE_JARS_DIR",
+        lambda: _default_dir(".jars"),
+        _path,
+        "Delta Lake's jars, fetched by `scripts/setup`",
+    ),
+    Option(
+        "dbt_project",
+        "CLAIMHOUSE_DBT_PROJECT",
+        lambda: _default_dir("dbt_project"),
+        _path,
+        "the dbt project that builds gold",
+    ),
+)
+
+
+def _default(field: str) -> Any:
+    return next(o for o in OPTIONS if o.field == field).default_value()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a run needs to know about its surroundings (see OPTIONS, which holds each
+    field's default; load_settings fills every field)."""
+
+    warehouse: Path
+    input_dir: Path
+    spark_master: str = _default("spark_master")
+    max_file_bytes: int = _default("max_file_bytes")
+    settle_s: float = _default("settle_s")
+    extract_budget_s: float = _default("extract_budget_s")
+    lock_timeout_s: float = _default("lock_timeout_s")
+    contracts_dir: Path = _default("contracts_dir")
+    env: str = _default("env")
+    catalog: str = _default("catalog")
+    driver_memory: str = _default("driver_memory")
+    executor_memory: str = _default("executor_memory")
+    shuffle_partitions: int = _default("shuffle_partitions")
+    spark_ui: bool = _default("spark_ui")
+    spark_event_log: Path | None = _default("spark_event_log")
+    sql_host: str = _default("sql_host")
+    sql_port: int = _default("sql_port")
+    sql_user: str | None = _default("sql_user")
+    sql_query_timeout_s: int = _default("sql_query_timeout_s")
+    jars_dir: Path = _default("jars_dir")
+    dbt_project: Path = _default("dbt_project")
+
+    @property
+    def spark_dir(self) -> Path:
+        """Metastore, Derby log, scratch space: kept inside the warehouse, never in the cwd."""
+        return self.warehouse / "_spark"
+
+
 def load_settings(
     warehouse: str | Path | None = None,
     input_dir: str | Path | None = None,
     spark_master: str | None = None,
     max_file_bytes: int | None = None,
+    environ: Mapping[str, str] | None = None,
+    **overrides: Any,
 ) -> Settings:
-    """Arguments win over CLAIMHOUSE_* environment variables, which win over defaults."""
-    env = os.environ
-    wh = warehouse or env.get("CLAIMHOUSE_WAREHOUSE") or _default_dir("warehouse")
-    inp = input_dir or env.get("CLAIMHOUSE_INPUT") or _default_dir("seeds")
-    master = spark_master or env.get("CLAIMHOUSE_SPARK_MASTER") or "local[*]"
-    limit = max_file_bytes or _number("CLAIMHOUSE_MAX_FILE_BYTES", DEFAULT_MAX_FILE_BYTES, int)
-    return Settings(
-        warehouse=Path(wh).expanduser().resolve(),
-        input_dir=Path(inp).expanduser().resolve(),
-        spark_master=master,
-        max_file_bytes=limit,
-        env=env.get("CLAIMHOUSE_ENV", "local"),
-        extract_budget_s=_number("CLAIMHOUSE_EXTRACT_BUDGET_S", DEFAULT_EXTRACT_BUDGET_S, float),
-        lock_timeout_s=_number("CLAIMHOUSE_LOCK_TIMEOUT_S", DEFAULT_LOCK_TIMEOUT_S, float, 0),
-        settle_s=_number("CLAIMHOUSE_SETTLE_S", DEFAULT_SETTLE_S, float, 0),
-    )
+    """Arguments win over CLAIMHOUSE_* environment variables, which win over defaults. A
+    variable that cannot be used raises SettingsError naming it."""
+    env = os.environ if environ is None else environ
+    given = {
+        "warehouse": warehouse,
+        "input_dir": input_dir,
+        "spark_master": spark_master,
+        "max_file_bytes": max_file_bytes,
+        **overrides,
+    }
+    values: dict[str, Any] = {}
+    for option in OPTIONS:
+        value = given.get(option.field)
+        if value is not None:
+            values[option.field] = (
+                option.parse(str(value)) if isinstance(value, str | Path) else value
+            )
+            continue
+        text = env.get(option.variable)
+        if text is None or text.strip() == "":
+            values[option.field] = option.default_value()
+            continue
+        try:
+            values[option.field] = option.parse(text)
+        except ValueError as exc:
+            raise SettingsError(
+                f"{option.variable}={text!r} is not {exc}: fix or unset it"
+            ) from exc
+    unknown = set(given) - {f.name for f in fields(Settings)}
+    if unknown:
+        raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
+    return Settings(**values)
 
 
-def _number(variable: str, default, kind: type, minimum: float = 1):
-    text = os.environ.get(variable)
-    if text is None or text.strip() == "":
-        return default
-    try:
-        value = kind(text)
-    except ValueError:
-        value = None
-    if value is None or value < minimum or value != value:
-        raise SettingsError(
-            f"{variable}={text!r} is not a {'whole ' if kind is int else ''}number of at least "
-            f"{minimum:g}: fix or unset it"
-        )
-    return value
+# Secrets are read when needed and never kept in Settings (whose repr a log might print).
+SQL_PASSWORD_VARIABLE = "CLAIMHOUSE_SQL_PASSWORD"
+
+
+def sql_password(environ: Mapping[str, str] | None = None) -> str | None:
+    """The SQL endpoint password for `claimhouse sql --server` and dbt's thrift target."""
+    return (os.environ if environ is None else environ).get(SQL_PASSWORD_VARIABLE)
+
+
+def settings_table() -> str:
+    """The README's settings table, in Markdown."""
+    lines = ["| option | environment | default | meaning |", "|---|---|---|---|"]
+    for option in OPTIONS:
+        default = option.default_value()
+        if isinstance(default, Path):
+            shown = (
+                f"`{default.relative_to(REPO_ROOT)}/`"
+                if default.is_relative_to(REPO_ROOT)
+                else f"`{default}`"
+            )
+        elif default is None or default is False:
+            shown = "off"
+        elif option.field == "max_file_bytes":
+            shown = f"{default // MB} MB"
+        else:
+            shown = f"`{default}`"
+        flag = f"`{option.flag}`" if option.flag else ""
+        lines.append(f"| {flag} | `{option.variable}` | {shown} | {option.meaning} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(settings_table())

@@ -1,26 +1,35 @@
-"""One claimhouse run: every layer in order, each tagged with the same run id."""
+"""The one sequencer: `claimhouse run` is this list of layer units, run in order.
+
+Dagster runs the same units, one asset each (orchestration.assets); lake.layer.execute pins,
+skips, builds, validates, publishes and records each of them.
+"""
 
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from pyspark.sql import SparkSession
-from pyspark.sql import functions as F
 
-from lake.bronze.ingest import IngestSummary, ingest
+from lake.bronze import ingest as bronze
+from lake.bronze.ingest import IngestSummary
 from lake.config import Settings
-from lake.contracts.enforce import enforce_tables
-from lake.gold.build import GOLD_TABLES, GoldSummary, build_gold, gold_is_current
-from lake.schemas import TABLES
-from lake.silver.publish import SilverSummary, extract_new
-from lake.silver.publish_stories import StoriesSummary, publish_stories
-from lake.storage import Lake
+from lake.gold import build as gold
+from lake.gold.build import GoldSummary
+from lake.layer import RunContext, Unit, UnitResult, execute, open_run
+from lake.schemas import AUDIT_LAYER_RUNS, GOLD_TABLES, TABLES
+from lake.silver import publish as silver_claims
+from lake.silver import publish_stories as silver_stories
+from lake.silver.publish import SilverSummary
+from lake.silver.publish_stories import StoriesSummary
 
 Progress = Callable[[str], None]
+
+UNITS: tuple[Unit, ...] = (bronze.UNIT, silver_claims.UNIT, silver_stories.UNIT, gold.UNIT)
+# How `claimhouse run` groups the units' times in its last line.
+STAGES = {"bronze": "bronze", "silver.claims": "silver", "silver.stories": "silver", "gold": "gold"}
 
 
 def new_run_id() -> str:
@@ -30,43 +39,59 @@ def new_run_id() -> str:
 @dataclass
 class RunSummary:
     run_id: str
-    bronze: IngestSummary | None = None
-    silver: SilverSummary | None = None
-    stories: StoriesSummary | None = None
-    gold: GoldSummary | None = None
-    # True when gold was already built from silver as it stands, so dbt did not run again.
-    gold_current: bool = False
+    results: dict[str, UnitResult] = field(default_factory=dict)
     table_rows: dict[str, int] = field(default_factory=dict)
     table_versions: dict[str, int] = field(default_factory=dict)
-    stage_seconds: dict[str, float] = field(default_factory=dict)
-    # Parts of a stage, for profiling: silver's claims (extraction, contracts, MERGE) and stories;
-    # gold's dbt build and its contracts.
-    step_seconds: dict[str, float] = field(default_factory=dict)
+
+    def _summary(self, unit: str):
+        result = self.results.get(unit)
+        return None if result is None else result.summary
+
+    @property
+    def bronze(self) -> IngestSummary | None:
+        return self._summary("bronze")
+
+    @property
+    def silver(self) -> SilverSummary | None:
+        return self._summary("silver.claims")
+
+    @property
+    def stories(self) -> StoriesSummary | None:
+        return self._summary("silver.stories")
+
+    @property
+    def gold(self) -> GoldSummary | None:
+        return self._summary("gold")
+
+    @property
+    def stage_seconds(self) -> dict[str, float]:
+        stages: dict[str, float] = {}
+        for name, result in self.results.items():
+            stages[STAGES[name]] = stages.get(STAGES[name], 0.0) + result.seconds
+        return stages
+
+    @property
+    def step_seconds(self) -> dict[str, float]:
+        """Parts of a stage, for profiling."""
+        steps = {name: result.seconds for name, result in self.results.items()}
+        if self.silver is not None:
+            steps["silver.extraction"] = self.silver.extraction_s
+        if self.gold is not None and not self.gold.unchanged:
+            steps["gold.contracts"] = self.gold.contracts_s
+            steps["gold.dbt_build"] = self.results["gold"].seconds - self.gold.contracts_s
+        return steps
 
 
-def ingest_and_check(
-    spark: SparkSession, lake: Lake, settings: Settings, run_id: str
-) -> IngestSummary:
-    """Bronze: ingest the input folder, then its contracts. bronze.articles' rules run over the
-    whole table (duplicate or missing keys); bronze.ingest_log's over this run's files (nothing
-    lost: every file seen is an article or a reject)."""
-    summary = ingest(
-        spark, lake, settings.input_dir, run_id, settings.max_file_bytes, settings.settle_s
-    )
-    this_run = lake.read("bronze.ingest_log").where(F.col("run_id") == run_id)
-    enforce_tables(
-        spark,
-        lake,
-        [("bronze.articles", lake.read("bronze.articles")), ("bronze.ingest_log", this_run)],
-        run_id,
-    )
+def run_units(ctx: RunContext, units: tuple[Unit, ...] = UNITS) -> RunSummary:
+    """Run the units in order; the first that fails stops the run (its error propagates)."""
+    summary = RunSummary(run_id=ctx.run_id)
+    for unit in units:
+        summary.results[unit.name] = execute(unit, ctx)
+    for name in [*TABLES, *GOLD_TABLES, "audit.dq_results", AUDIT_LAYER_RUNS.name]:
+        if ctx.lake.exists(name):
+            summary.table_rows[name] = ctx.lake.count(name)
+            summary.table_versions[name] = ctx.lake.version(name)
     return summary
-
-
-def check_gold(spark: SparkSession, lake: Lake, run_id: str) -> None:
-    """Gold's contracts over the tables dbt just built. Gold is the last layer: a broken `fail`
-    rule raises after the build (the Delta version is in the history for time travel)."""
-    enforce_tables(spark, lake, [(table, lake.read(table)) for table in GOLD_TABLES], run_id)
 
 
 def run_pipeline(
@@ -74,48 +99,8 @@ def run_pipeline(
     settings: Settings,
     run_id: str | None = None,
     progress: Progress = lambda message: None,
+    report: Progress = lambda line: None,
 ) -> RunSummary:
-    """Run bronze, silver, then gold (dbt, in this session) end to end. dbt does not run when
-    gold was built from the silver and bronze versions there are now; gold's contracts do."""
-    run_id = run_id or new_run_id()
-    lake = Lake(spark, settings.warehouse)
-    summary = RunSummary(run_id=run_id)
-    # Every Delta commit of this run names it in DESCRIBE HISTORY's userMetadata.
-    spark.conf.set("spark.databricks.delta.commitInfo.userMetadata", f"claimhouse run {run_id}")
-    try:
-        started = time.perf_counter()
-        progress(f"bronze: ingesting {settings.input_dir}")
-        summary.bronze = ingest_and_check(spark, lake, settings, run_id)
-        summary.stage_seconds["bronze"] = time.perf_counter() - started
-        started = time.perf_counter()
-        progress("silver: extracting claims from new articles")
-        summary.silver = extract_new(
-            spark, lake, run_id, budget_s_per_100kb=settings.extract_budget_s
-        )
-        summary.step_seconds["silver.claims"] = time.perf_counter() - started
-        summary.step_seconds["silver.extraction"] = summary.silver.extraction_s
-        progress("silver: grouping articles into stories")
-        summary.stories = publish_stories(spark, lake, run_id)
-        summary.stage_seconds["silver"] = time.perf_counter() - started
-        summary.step_seconds["silver.stories"] = (
-            summary.stage_seconds["silver"] - summary.step_seconds["silver.claims"]
-        )
-        started = time.perf_counter()
-        if gold_is_current(lake):
-            summary.gold_current = True
-        else:
-            progress("gold: dbt build (reconcile claims into facts)")
-            summary.gold = build_gold(spark, settings, run_id)
-        summary.step_seconds["gold.dbt_build"] = time.perf_counter() - started
-        check_gold(spark, lake, run_id)
-        summary.stage_seconds["gold"] = time.perf_counter() - started
-        summary.step_seconds["gold.contracts"] = (
-            summary.stage_seconds["gold"] - summary.step_seconds["gold.dbt_build"]
-        )
-    finally:
-        spark.conf.unset("spark.databricks.delta.commitInfo.userMetadata")
-    for name in [*TABLES, *GOLD_TABLES, "audit.dq_results"]:
-        if lake.exists(name):
-            summary.table_rows[name] = lake.count(name)
-            summary.table_versions[name] = lake.version(name)
-    return summary
+    """Every unit end to end, with one run id on every Delta commit."""
+    with open_run(spark, settings, run_id or new_run_id(), progress, report) as ctx:
+        return run_units(ctx)

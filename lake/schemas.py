@@ -10,13 +10,15 @@ from pyspark.sql.types import (
     DoubleType,
     IntegerType,
     LongType,
+    MapType,
     StringType,
     StructField,
     StructType,
     TimestampType,
 )
 
-# The closed vocabularies of silver and gold (also in the contracts and dbt tests).
+# The closed vocabularies of bronze, silver and gold. The contracts and dbt's tests list them
+# too (YAML cannot import them): tests/unit/test_vocabularies.py holds those lists to these.
 KINDS = ("count", "rate", "percent", "money", "date", "ratio")
 QUALIFIERS = ("exact", "approximate", "at_least", "more_than", "up_to", "almost", "vague")
 ATTRIBUTION_KINDS = (
@@ -28,6 +30,16 @@ ATTRIBUTION_KINDS = (
     "unattributed",
 )
 FACT_STATUSES = ("corroborated", "single_source", "conflicting")
+# What became of a file seen by a run (bronze.ingest_log.outcome).
+INGEST_OUTCOMES = (
+    "new",
+    "unchanged",
+    "updated",
+    "duplicate",
+    "rejected",
+    "sidecar",
+    "not_settled",
+)
 
 
 @dataclass(frozen=True)
@@ -242,6 +254,74 @@ SILVER_ARTICLE_TERMS = TableSpec(
         ]
     ),
 )
+
+AUDIT_LAYER_RUNS = TableSpec(
+    name="audit.layer_runs",
+    key=("run_id", "unit", "finished_at"),
+    description=(
+        "One row per layer unit that built something: the input versions it read, the versions "
+        "it wrote, and whether its candidate was published."
+    ),
+    schema=StructType(
+        [
+            _f("run_id", StringType(), False),
+            _f("unit", StringType(), False, "bronze | silver.claims | silver.stories | gold"),
+            _f("status", StringType(), False, "published | rejected (a fail rule broke) | failed"),
+            _f("code_version", StringType(), True, "extractor version, dbt project digest..."),
+            _f(
+                "inputs",
+                MapType(StringType(), LongType()),
+                True,
+                "Delta version of each table read, pinned at the unit's start",
+            ),
+            _f(
+                "outputs",
+                MapType(StringType(), LongType()),
+                True,
+                "Delta version of each table written (gold: the candidate's and the release's)",
+            ),
+            _f("started_at", TimestampType(), False),
+            _f("finished_at", TimestampType(), False),
+            _f("summary", StringType(), True, "the unit's summary as JSON"),
+            _f("error", StringType(), True, "why the candidate was not published"),
+        ]
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ReleaseSpec:
+    """A layer whose tables readers see only as published releases. Its tables are built
+    elsewhere (`<build_layer>.<table>`: the candidate), and publishing copies a validated
+    candidate into ONE Delta table, `store`, in one commit: a row per row of every table,
+    `relation` naming its table and a struct column per table holding it. `<layer>.<table>`
+    is a view of that table's rows. A query reads one snapshot of one Delta table however
+    many of the views it joins (Delta pins a table's snapshot per query), so a reader never
+    sees tables of two releases together, and every process sees a new release at once."""
+
+    layer: str
+    build_layer: str
+    store: str
+    unit: str
+    tables: tuple[str, ...]
+
+    def published(self, table: str) -> str:
+        return f"{self.layer}.{table}"
+
+    def built(self, table: str) -> str:
+        return f"{self.build_layer}.{table}"
+
+
+GOLD_RELEASE = ReleaseSpec(
+    layer="gold",
+    build_layer="gold_build",
+    store="gold_release.tables",
+    unit="gold",
+    tables=("facts", "fact_evidence", "fact_conflicts"),
+)
+# Published gold as readers name it (views) and as dbt builds it (Delta tables).
+GOLD_TABLES = tuple(GOLD_RELEASE.published(t) for t in GOLD_RELEASE.tables)
+GOLD_BUILD_TABLES = tuple(GOLD_RELEASE.built(t) for t in GOLD_RELEASE.tables)
 
 TABLES: dict[str, TableSpec] = {
     spec.name: spec

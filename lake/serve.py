@@ -6,6 +6,12 @@ server holds no metastore lock: pipeline runs, dbt and Dagster in other processe
 working, and because Delta's log is the source of truth, each query reads the newest
 committed version (a query running during a commit sees the old or the new one, never a mix).
 New tables that other processes create are named within `refresh_seconds`.
+
+Clients authenticate (HiveServer2's CUSTOM mechanism against the warehouse's users file,
+lake.users) and run as their user; the guard in the session's extensions
+(java/claimhouse/sql/LakeGuard.java) lets a reader only read and a writer write only in the
+`sandbox` schema. No file is read by path, results stream, and a query has a time limit
+(lake.spark.spark_conf(endpoint=True)).
 """
 
 from __future__ import annotations
@@ -19,9 +25,14 @@ from collections.abc import Callable
 from pyspark.sql import SparkSession
 
 from lake.config import Settings
-from lake.storage import Lake, LakeError
+from lake.storage import Lake, LakeError, _sql_string
+from lake.users import load_users, users_file
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# Hive's Thrift service reads these before its configuration: a value inherited from the
+# environment would bind the server elsewhere than the address claimhouse prints.
+HIVE_BIND_VARIABLES = ("HIVE_SERVER2_THRIFT_BIND_HOST", "HIVE_SERVER2_THRIFT_PORT")
+SANDBOX = "sandbox"
 
 
 def port_in_use(host: str, port: int) -> bool:
@@ -34,27 +45,33 @@ def port_in_use(host: str, port: int) -> bool:
     return False
 
 
-def refresh_catalog(spark: SparkSession, lake: Lake, last: dict[str, tuple[int, int]]) -> dict:
+def refresh_catalog(spark: SparkSession, lake: Lake, last: dict[str, tuple]) -> dict:
     """Name every table under the warehouse and rebuild the `claimhouse.tables` listing
-    (layer, table_name, path, delta_version, row_count) when a version changed."""
-    current: dict[str, tuple[int, int]] = {}
-    for name in lake.register_all():
+    (layer, table_name, path, delta_version, row_count, status) when something changed. A
+    folder that is not a readable Delta table is listed as broken, and the rest still work."""
+    current: dict[str, tuple] = {}
+    for name in lake.tables():
         try:
+            lake.register(name)
             version = lake.version(name)
-            rows = last[name][1] if last.get(name, (None,))[0] == version else lake.count(name)
-        except Exception:  # a table being created right now: list it on the next refresh
-            continue
-        current[name] = (version, rows)
+            old = last.get(name)
+            rows = old[1] if old is not None and old[0] == version else lake.count(name)
+            current[name] = (version, rows, "ok")
+        except Exception as exc:  # a folder being created right now, or a broken one
+            first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "unreadable"
+            current[name] = (None, None, f"broken: {first}")
     if current != last:
         values = ", ".join(
-            f"('{n.split('.')[0]}', '{n.split('.')[1]}', '{lake.path(n)}', {v}, {r})"
-            for n, (v, r) in sorted(current.items())
+            f"({_sql_string(n.split('.')[0])}, {_sql_string(n.split('.')[1])}, "
+            f"{_sql_string(str(lake.path(n)))}, {'NULL' if v is None else v}, "
+            f"{'NULL' if r is None else r}, {_sql_string(status)})"
+            for n, (v, r, status) in sorted(current.items())
         )
         spark.sql("CREATE DATABASE IF NOT EXISTS claimhouse")
         spark.sql(
             "CREATE OR REPLACE VIEW claimhouse.tables AS SELECT * FROM VALUES "
-            + (values or "(NULL, NULL, NULL, NULL, NULL)")
-            + " AS t(layer, table_name, path, delta_version, row_count)"
+            + (values or "(NULL, NULL, NULL, CAST(NULL AS BIGINT), CAST(NULL AS BIGINT), NULL)")
+            + " AS t(layer, table_name, path, delta_version, row_count, status)"
             + ("" if values else " WHERE false")
         )
     return current
@@ -68,20 +85,52 @@ def serve(
     refresh_seconds: float = 10.0,
     ready: Callable[[str], None] = print,
     stop: threading.Event | None = None,
+    progress: Callable[[str], None] = lambda message: None,
 ) -> None:
-    """Serve until SIGINT/SIGTERM (or `stop` is set), then shut the server down cleanly."""
+    """Serve until SIGINT/SIGTERM (or `stop` is set), then shut the server down cleanly.
+    `progress` hears each step of the start."""
     if port_in_use(host, port):
         raise LakeError(
             f"port {port} on {host} is already in use (another `claimhouse serve-sql`?): "
             "stop that process or pass --port"
         )
-    lake = Lake(spark, settings.warehouse)
-    known = refresh_catalog(spark, lake, {})
-    # Read by the Thrift server from the session's Hadoop configuration when it starts.
-    spark.conf.set("hive.server2.thrift.port", str(port))
-    spark.conf.set("hive.server2.thrift.bind.host", host)
-    spark.conf.set("hive.server2.logging.operation.enabled", "false")
     jvm = spark.sparkContext._jvm
+    for variable in HIVE_BIND_VARIABLES:
+        if jvm.java.lang.System.getenv(variable):
+            raise LakeError(
+                f"{variable} is set in the server's environment: unset it and start again"
+            )
+    if host not in LOOPBACK and not load_users(settings.warehouse):
+        raise LakeError(
+            f"binding to {host} needs users to authenticate, and there are none: add one with "
+            "`claimhouse users add NAME`"
+        )
+    lake = Lake(spark, settings.warehouse)
+    # A writer's tables (a downstream dbt project's) live in the warehouse's sandbox folder.
+    spark.sql(
+        f"CREATE DATABASE IF NOT EXISTS {SANDBOX} LOCATION "
+        + _sql_string(str(settings.warehouse / SANDBOX))
+    )
+    progress(f"naming the tables of {settings.warehouse}")
+    known = refresh_catalog(spark, lake, {})
+    progress(f"{len(known)} tables named; starting the Thrift server on {host}:{port}")
+    # The authenticator and the guard read the users file (java/claimhouse/sql/Users.java).
+    jvm.java.lang.System.setProperty("claimhouse.users.file", str(users_file(settings.warehouse)))
+    # Hive makes a new HiveConf for each login, which reads its settings from system properties.
+    jvm.java.lang.System.setProperty(
+        "hive.server2.custom.authentication.class", "claimhouse.sql.PasswordFileAuthenticator"
+    )
+    # Read by the Thrift server from the session's Hadoop configuration when it starts.
+    for key, value in {
+        "hive.server2.thrift.port": str(port),
+        "hive.server2.thrift.bind.host": host,
+        "hive.server2.logging.operation.enabled": "false",
+        "hive.server2.authentication": "CUSTOM",
+        "hive.server2.custom.authentication.class": "claimhouse.sql.PasswordFileAuthenticator",
+        # Each statement runs as the authenticated user: the guard's roles key on it.
+        "hive.server2.enable.doAs": "true",
+    }.items():
+        spark.conf.set(key, value)
     try:
         server = jvm.org.apache.spark.sql.hive.thriftserver.HiveThriftServer2.startWithContext(
             spark._jsparkSession.sqlContext()

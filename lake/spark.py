@@ -9,29 +9,26 @@ from urllib.parse import urlparse
 
 from pyspark.sql import SparkSession
 
-from lake.config import REPO_ROOT, Settings
+from lake.config import Settings
 
-JARS_DIR = Path(os.environ.get("CLAIMHOUSE_JARS_DIR", REPO_ROOT / ".jars"))
 LOG4J_CONF = Path(__file__).resolve().parent / "conf" / "log4j2.properties"
 
 
-def local_delta_jars(jars_dir: Path = JARS_DIR) -> list[Path]:
+def local_delta_jars(jars_dir: Path) -> list[Path]:
     """Delta's jars fetched by scripts/setup; empty when claimhouse was installed elsewhere."""
     return sorted(jars_dir.glob("*.jar")) if jars_dir.is_dir() else []
 
 
-def catalog_implementation() -> str:
-    """'in-memory' (default): each process names the lake's tables by path at start, so any
-    number of processes (pipeline, dbt, SQL server) can share a warehouse. 'hive': a Derby
-    metastore inside the warehouse, which only one process at a time may open."""
-    value = os.environ.get("CLAIMHOUSE_CATALOG", "in-memory")
-    if value not in ("in-memory", "hive"):
-        raise ValueError(f"CLAIMHOUSE_CATALOG must be 'in-memory' or 'hive', not {value!r}")
-    return value
+# The SQL endpoint's guard (java/claimhouse/sql/LakeGuard.java, built by scripts/setup): roles
+# enforced inside Spark, on every statement a client sends.
+GUARD_EXTENSION = "claimhouse.sql.LakeGuard"
+DELTA_EXTENSION = "io.delta.sql.DeltaSparkSessionExtension"
 
 
-def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
-    """Settings for a claimhouse session; also used for dbt's profile and the Thrift server."""
+def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> dict[str, str]:
+    """Settings for a claimhouse session; also used for dbt's profile. `endpoint`: the SQL
+    endpoint's session, where clients' statements pass the guard, no file is read by path,
+    results stream to the client and a query has a time limit."""
     spark_dir = settings.spark_dir
     java_opts = " ".join(
         [
@@ -46,10 +43,12 @@ def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
         "spark.ui.enabled": str(ui).lower(),
         # In local mode the driver JVM is also the executor: Spark's 1g default is too small
         # for broadcast joins over article bodies (contract rules join claims to bronze).
-        "spark.driver.memory": os.environ.get("CLAIMHOUSE_DRIVER_MEMORY", "4g"),
-        "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
+        "spark.driver.memory": settings.driver_memory,
+        "spark.sql.extensions": DELTA_EXTENSION,
         "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
-        "spark.sql.catalogImplementation": catalog_implementation(),
+        # in-memory: each process names the lake's tables by path at start, so any number of
+        # processes (pipeline, dbt, SQL server) can share a warehouse.
+        "spark.sql.catalogImplementation": settings.catalog,
         "spark.sql.warehouse.dir": str(spark_dir / "spark-warehouse"),
         "spark.hadoop.javax.jdo.option.ConnectionURL": (
             f"jdbc:derby:;databaseName={spark_dir / 'metastore_db'};create=true"
@@ -57,7 +56,7 @@ def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
         "spark.driver.extraJavaOptions": java_opts,
         "spark.local.dir": str(spark_dir / "tmp"),
         # Small data per run: few shuffle partitions keep local runs fast; AQE coalesces anyway.
-        "spark.sql.shuffle.partitions": os.environ.get("CLAIMHOUSE_SHUFFLE_PARTITIONS", "8"),
+        "spark.sql.shuffle.partitions": str(settings.shuffle_partitions),
         "spark.sql.session.timeZone": "UTC",
         # Delta rebuilds a table's state with this many tasks (default 50): our logs are short.
         "spark.databricks.delta.snapshotPartitions": "4",
@@ -66,23 +65,30 @@ def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
         "spark.pyspark.driver.python": sys.executable,
         "spark.executorEnv.PYSPARK_PYTHON": sys.executable,
     }
-    event_log = os.environ.get("CLAIMHOUSE_SPARK_EVENT_LOG")
-    if event_log:
+    if endpoint:
+        conf["spark.sql.extensions"] = f"{DELTA_EXTENSION},{GUARD_EXTENSION}"
+        # No SELECT FROM text.`/any/file` nor delta.`/path`: only the catalog's tables.
+        conf["spark.sql.runSQLOnFiles"] = "false"
+        # Big scans stream to the client a partition at a time instead of collecting at once.
+        conf["spark.sql.thriftServer.incrementalCollect"] = "true"
+        conf["spark.sql.thriftServer.queryTimeout"] = f"{settings.sql_query_timeout_s}s"
+        conf["spark.sql.thriftServer.interruptOnCancel"] = "true"
+    if settings.spark_event_log is not None:
         # Every job and SQL statement with its timings, for benchmarks/spark_profile.py or a
         # Spark History Server; uncompressed so a plain reader can follow it. Spark needs the
         # folder to exist.
-        folder = Path(event_log).resolve()
+        folder = settings.spark_event_log
         folder.mkdir(parents=True, exist_ok=True)
         conf["spark.eventLog.enabled"] = "true"
         conf["spark.eventLog.dir"] = folder.as_uri()
         conf["spark.eventLog.compress"] = "false"
     if settings.spark_master.startswith("spark://"):
         # Standalone executors default to 1g, too small for the body joins named above.
-        conf["spark.executor.memory"] = os.environ.get("CLAIMHOUSE_EXECUTOR_MEMORY", "2g")
+        conf["spark.executor.memory"] = settings.executor_memory
         if urlparse(settings.spark_master).hostname in ("127.0.0.1", "localhost"):
             # A loopback master's workers reach the driver on loopback too.
             conf["spark.driver.host"] = "127.0.0.1"
-    jars = local_delta_jars()
+    jars = local_delta_jars(settings.jars_dir)
     if jars:
         conf["spark.jars"] = ",".join(str(j) for j in jars)
         # Also on the driver's own classpath: threads that do not inherit Spark's jar class
@@ -91,7 +97,7 @@ def spark_conf(settings: Settings, ui: bool = False) -> dict[str, str]:
     return conf
 
 
-def get_spark(settings: Settings, ui: bool | None = None) -> SparkSession:
+def get_spark(settings: Settings, ui: bool | None = None, endpoint: bool = False) -> SparkSession:
     """Return this process's SparkSession, starting it on first use.
 
     A JVM holds one session for its lifetime; later calls return it unchanged, so the first
@@ -102,17 +108,17 @@ def get_spark(settings: Settings, ui: bool | None = None) -> SparkSession:
     if active is not None:
         return active
     if ui is None:
-        ui = os.environ.get("CLAIMHOUSE_SPARK_UI", "") == "1"
+        ui = settings.spark_ui
     # Workers must run the interpreter that has claimhouse installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     (settings.spark_dir / "tmp").mkdir(parents=True, exist_ok=True)
     builder = SparkSession.builder
-    if catalog_implementation() == "hive":
+    if settings.catalog == "hive":
         builder = builder.enableHiveSupport()
-    for key, value in spark_conf(settings, ui=ui).items():
+    for key, value in spark_conf(settings, ui=ui, endpoint=endpoint).items():
         builder = builder.config(key, value)
-    if not local_delta_jars():
+    if not local_delta_jars(settings.jars_dir):
         from delta import configure_spark_with_delta_pip
 
         builder = configure_spark_with_delta_pip(builder)

@@ -2,17 +2,25 @@
 
 Tables are read and written by path (`<warehouse>/<layer>/<table>`); the Spark catalog only
 names them (`bronze.articles`) for SQL users, dbt and the Thrift server.
+
+A released layer (gold) is read only as its published release: `gold.facts` is the `facts`
+rows of the release table gold_release.tables, which a publish replaces in one commit for
+every gold table at once (lake.schemas.ReleaseSpec).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from delta.tables import DeltaTable
 from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import StructType
 
-from lake.schemas import TableSpec
+from lake.schemas import GOLD_RELEASE, ReleaseSpec, TableSpec
+
+RELEASES: dict[str, ReleaseSpec] = {GOLD_RELEASE.layer: GOLD_RELEASE}
 
 
 class LakeError(Exception):
@@ -30,13 +38,59 @@ class MergeResult:
 class Lake:
     spark: SparkSession
     root: Path
+    # table -> why register_all could not name it
+    broken: dict[str, str] = field(default_factory=dict, repr=False)
 
     def path(self, table: str) -> Path:
+        """Where the table's Delta log lives; for a released table, the release table's."""
         layer, name = _split(table)
+        if layer in RELEASES:
+            return self.path(RELEASES[layer].store)
         return self.root / layer / name
 
     def exists(self, table: str) -> bool:
         return DeltaTable.isDeltaTable(self.spark, str(self.path(table)))
+
+    # --- releases ------------------------------------------------------------------------
+
+    def publish(self, spec: ReleaseSpec, versions: dict[str, int], release_id: str) -> int:
+        """Copy the built tables at `versions` ({built table: version}) into the release table
+        in one commit; returns its new version. Readers of the views switch to them at once."""
+        frames = {t: self.read(spec.built(t), version=versions[spec.built(t)]) for t in spec.tables}
+        types = {t: StructType(df.schema.fields) for t, df in frames.items()}
+        rows = None
+        for table, df in frames.items():
+            part = df.select(
+                F.lit(release_id).alias("release_id"),
+                F.lit(table).alias("relation"),
+                *(
+                    (
+                        F.struct(*df.columns) if other == table else F.lit(None).cast(types[other])
+                    ).alias(other)
+                    for other in spec.tables
+                ),
+            )
+            rows = part if rows is None else rows.unionByName(part)
+        (
+            rows.write.format("delta")
+            .mode("overwrite")
+            .option("overwriteSchema", "true")
+            .partitionBy("relation")
+            .save(str(self.path(spec.store)))
+        )
+        self.register(spec.store)
+        for table in spec.tables:
+            self._register_released(spec, table, frames[table].schema)
+        return self.version(spec.store)
+
+    def _released(self, table: str, version: int | None = None) -> DataFrame:
+        layer, name = _split(table)
+        spec = RELEASES[layer]
+        reader = self.spark.read.format("delta")
+        if version is not None:
+            reader = reader.option("versionAsOf", version)
+        stored = reader.load(str(self.path(spec.store)))
+        return stored.where(F.col("relation") == name).select(f"`{name}`.*")
 
     def ensure(self, spec: TableSpec) -> None:
         """Create the table empty with its schema if absent, and name it in the catalog."""
@@ -77,11 +131,14 @@ class Lake:
                 )
                 for f in missing
             )
-            self.spark.sql(f"ALTER TABLE delta.`{location}` ADD COLUMNS ({columns})")
+            quoted = location.replace("`", "``")
+            self.spark.sql(f"ALTER TABLE delta.`{quoted}` ADD COLUMNS ({columns})")
         _SCHEMA_CHECKED[spec.name] = location
 
     def read(self, table: str, version: int | None = None) -> DataFrame:
         self._require(table)
+        if _split(table)[0] in RELEASES:
+            return self._released(table, version)
         reader = self.spark.read.format("delta")
         if version is not None:
             reader = reader.option("versionAsOf", version)
@@ -140,6 +197,8 @@ class Lake:
         return int(delta.history(1).select("version").first()["version"])
 
     def history(self, table: str) -> DataFrame:
+        """Delta's history of the table (for a released one, of the release table: a version
+        per release)."""
         self._require(table)
         return DeltaTable.forPath(self.spark, str(self.path(table))).history()
 
@@ -147,17 +206,25 @@ class Lake:
         return self.read(table).count() if self.exists(table) else 0
 
     def tables(self) -> list[str]:
-        """Every Delta table under the warehouse, as '<layer>.<table>'."""
+        """Every Delta table under the warehouse, as '<layer>.<table>', then the tables of the
+        releases (gold.facts...). A folder named like a released layer holds no readable
+        tables (an older claimhouse built gold there) and is left out."""
         found = []
         for log_dir in sorted(self.root.glob("*/*/_delta_log")):
             layer, name = log_dir.parent.parent.name, log_dir.parent.name
-            if not layer.startswith("_"):
+            if not layer.startswith("_") and layer not in RELEASES:
                 found.append(f"{layer}.{name}")
+        for spec in RELEASES.values():
+            if self.exists(spec.store):
+                found += [spec.published(t) for t in spec.tables]
         return found
 
     def register(self, table: str) -> None:
         """Name the table in the catalog, pointing at this warehouse's copy."""
         layer, name = _split(table)
+        if layer in RELEASES:
+            self._register_released(RELEASES[layer], name)
+            return
         location = str(self.path(table))
         exists = self.spark.catalog.tableExists(f"{layer}.{name}")
         if exists and _REGISTERED.get(table) == location:
@@ -170,8 +237,34 @@ class Lake:
                 return
             # Registered for another warehouse: external table, so this drops the name only.
             self.spark.sql(f"DROP TABLE `{layer}`.`{name}`")
-        self.spark.sql(f"CREATE TABLE `{layer}`.`{name}` USING DELTA LOCATION '{location}'")
+        self.spark.sql(
+            f"CREATE TABLE `{layer}`.`{name}` USING DELTA LOCATION {_sql_string(location)}"
+        )
         _REGISTERED[table] = location
+
+    def _register_released(self, spec: ReleaseSpec, name: str, schema=None) -> None:
+        """`<layer>.<table>` as a view of the table's rows in the release table, with the
+        columns' comments (DESCRIBE shows the docs dbt wrote). The view's text never changes
+        between releases; it is made again only when its columns did."""
+        self.register(spec.store)
+        if schema is None:
+            schema = self._released(spec.published(name)).schema
+        columns = ", ".join(
+            f"`{f.name}`"
+            + (f" COMMENT {_sql_string(doc)}" if (doc := f.metadata.get("comment")) else "")
+            for f in schema.fields
+        )
+        key = f"{spec.published(name)}@{self.root}"
+        if _REGISTERED.get(key) == columns and self.spark.catalog.tableExists(spec.published(name)):
+            return
+        store_layer, store_name = _split(spec.store)
+        self.spark.sql(f"CREATE DATABASE IF NOT EXISTS `{spec.layer}`")
+        self.spark.sql(
+            f"CREATE OR REPLACE VIEW `{spec.layer}`.`{name}` ({columns}) "
+            f"COMMENT {_sql_string(f'the published {name}: rows of {spec.store}')} AS "
+            f"SELECT `{name}`.* FROM `{store_layer}`.`{store_name}` WHERE relation = '{name}'"
+        )
+        _REGISTERED[key] = columns
 
     def forget_other_warehouses(self) -> list[str]:
         """Drop catalog names that point outside this warehouse (external tables: the data
@@ -193,9 +286,19 @@ class Lake:
         return dropped
 
     def register_all(self) -> list[str]:
-        names = self.tables()
-        for table in names:
-            self.register(table)
+        """Name every table of the warehouse in the catalog, the releases' views included;
+        returns their names. A folder that is not a readable Delta table (a stray
+        `_delta_log`) is left out, its reason in `broken`, and the others still work."""
+        names = []
+        for table in self.tables():
+            try:
+                self.register(table)
+            except Exception as exc:  # the JVM's errors for a broken log vary
+                text = str(exc).strip()
+                self.broken[table] = text.splitlines()[0][:300] if text else type(exc).__name__
+                continue
+            self.broken.pop(table, None)
+            names.append(table)
         return names
 
     def _require(self, table: str) -> None:
@@ -215,6 +318,10 @@ def _split(table: str) -> tuple[str, str]:
     if len(parts) != 2 or not all(parts):
         raise LakeError(f"table names are '<layer>.<table>', e.g. bronze.articles; got {table!r}")
     return parts[0], parts[1]
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _strip_scheme(location: str) -> str:

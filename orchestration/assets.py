@@ -1,13 +1,20 @@
-"""Bronze and silver as Dagster assets: one lake call each, metadata from the tables written.
+"""Bronze, silver claims and silver stories as Dagster assets: one lake unit each.
 
-Asset keys are the lake's table names (`bronze.articles` -> `bronze/articles`), which is also
-what dagster-dbt derives for the dbt sources, so lineage runs from files to gold unbroken.
+Each asset runs its unit through lake.layer.execute, exactly as `claimhouse run` does (the
+unit pins its inputs, skips itself when they are unchanged, builds, validates and publishes),
+then reports what the unit wrote. Asset keys are the lake's table names (`bronze.articles` ->
+`bronze/articles`), which is also what dagster-dbt derives for the dbt sources, so lineage
+runs from files to gold unbroken.
 """
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import dagster as dg
 
+from lake.bronze import ingest as bronze
 from lake.contracts.run import ContractViolation
-from lake.pipeline import ingest_and_check
+from lake.layer import Unit, UnitResult, execute
 from lake.schemas import (
     BRONZE_ARTICLES,
     BRONZE_REJECTS,
@@ -15,165 +22,129 @@ from lake.schemas import (
     SILVER_CLAIMS,
     SILVER_CLAIMS_QUARANTINE,
 )
-from lake.silver.publish import extract_new
-from lake.silver.publish_stories import publish_stories
+from lake.silver import publish as silver_claims
+from lake.silver import publish_stories as silver_stories
 from orchestration.checks import contract_check_results, contract_check_specs
 from orchestration.metadata import table_metadata
 from orchestration.resources import LakeResource
 
-BRONZE_ARTICLES_KEY = dg.AssetKey(["bronze", "articles"])
-BRONZE_REJECTS_KEY = dg.AssetKey(["bronze", "rejects"])
-SILVER_CLAIMS_KEY = dg.AssetKey(["silver", "claims"])
-SILVER_QUARANTINE_KEY = dg.AssetKey(["silver", "claims_quarantine"])
-SILVER_STORIES_KEY = dg.AssetKey(["silver", "article_stories"])
 
-# Columns shown in each table's preview (presentation only; long text such as body left out).
-PREVIEW_COLUMNS = {
-    BRONZE_ARTICLES.name: ("source_uri", "outlet", "title", "published_at", "char_count"),
-    BRONZE_REJECTS.name: ("source_uri", "reason", "size_bytes"),
-    SILVER_CLAIMS.name: ("claim_text", "kind", "value", "unit", "measure_key", "attribution_kind"),
-    SILVER_CLAIMS_QUARANTINE.name: ("claim_text", "kind", "measure_key", "rules_broken"),
-}
+def asset_key(table: str) -> dg.AssetKey:
+    return dg.AssetKey(table.split("."))
 
 
-def _spec(key: dg.AssetKey, description: str, deps=()) -> dg.AssetSpec:
-    return dg.AssetSpec(
-        key, description=description, deps=deps, group_name=key.path[0], kinds={"spark", "delta"}
+@dataclass(frozen=True)
+class Output:
+    table: str  # the lake table this asset is
+    description: str
+    preview: tuple[str, ...]  # columns worth showing (long text such as body left out)
+
+
+def unit_asset(
+    unit: Unit,
+    name: str,
+    outputs: Sequence[Output],
+    contracts: Sequence[str],
+    deps: Sequence[str] = (),
+) -> dg.AssetsDefinition:
+    """A multi-asset over one unit: one asset per output table, one check per rule of the
+    `contracts` (on the first output), read from what the unit recorded in audit.dq_results."""
+    main = asset_key(outputs[0].table)
+    checks = contract_check_specs(main, *contracts)
+    specs = [
+        dg.AssetSpec(
+            asset_key(o.table),
+            description=o.description,
+            deps=[asset_key(d) for d in deps],
+            group_name=o.table.split(".")[0],
+            kinds={"spark", "delta"},
+        )
+        for o in outputs
+    ]
+
+    @dg.multi_asset(name=name, specs=specs, check_specs=checks, description=unit.doing)
+    def _asset(context: dg.AssetExecutionContext, lake: LakeResource):
+        with lake.open(context.run.run_id, log=context.log) as ctx:
+            try:
+                result = execute(unit, ctx)
+            except ContractViolation as violation:
+                context.log.error(str(violation))
+                yield from contract_check_results(ctx.lake, ctx.run_id, checks)
+                raise
+            for output in outputs:
+                yield _materialization(ctx.lake, output, result)
+            yield from contract_check_results(ctx.lake, ctx.run_id, checks)
+
+    return _asset
+
+
+def _materialization(lake, output: Output, result: UnitResult) -> dg.MaterializeResult:
+    extra = {"unit_status": result.status, **result.summary.metadata()}
+    metadata = table_metadata(lake, output.table, output.preview, extra)
+    return dg.MaterializeResult(
+        asset_key=asset_key(output.table),
+        metadata=metadata,
+        # Unchanged Delta version, unchanged data: Dagster shows it as the same version.
+        data_version=dg.DataVersion(str(lake.version(output.table))),
     )
 
 
 def build_bronze_ingest() -> dg.AssetsDefinition:
-    """The bronze step, with one check per rule of bronze's contracts (read when called):
-    bronze.ingest_log's rules (every file seen is an article or a reject) guard bronze/articles.
-    """
-    checks = contract_check_specs(BRONZE_ARTICLES_KEY, "bronze.articles", "bronze.ingest_log")
-
-    @dg.multi_asset(
-        name="bronze_ingest",
-        specs=[
-            _spec(BRONZE_ARTICLES_KEY, BRONZE_ARTICLES.description),
-            _spec(BRONZE_REJECTS_KEY, BRONZE_REJECTS.description),
+    """Input folder -> bronze.articles and bronze.rejects; bronze.ingest_log's rules (every
+    file seen is an article or a reject) guard bronze/articles."""
+    return unit_asset(
+        bronze.UNIT,
+        "bronze_ingest",
+        [
+            Output(
+                BRONZE_ARTICLES.name,
+                BRONZE_ARTICLES.description,
+                ("source_uri", "outlet", "title", "published_at", "char_count"),
+            ),
+            Output(
+                BRONZE_REJECTS.name,
+                BRONZE_REJECTS.description,
+                ("source_uri", "reason", "size_bytes"),
+            ),
         ],
-        check_specs=checks,
+        contracts=(BRONZE_ARTICLES.name, "bronze.ingest_log"),
     )
-    def bronze_ingest(context: dg.AssetExecutionContext, lake: LakeResource):
-        """Input folder -> bronze.articles and bronze.rejects, then bronze's contracts
-        (lake.pipeline.ingest_and_check). A broken `fail` rule fails its blocking check."""
-        with lake.open(context.run.run_id) as h:
-            try:
-                summary = ingest_and_check(h.spark, h.lake, h.settings, h.run_id)
-            except ContractViolation as violation:
-                context.log.error(str(violation))
-                yield from contract_check_results(h.lake, h.run_id, checks)
-                raise
-            context.log.info(
-                f"bronze: {summary.files_seen} files seen = {summary.new_articles} new articles + "
-                f"{summary.unchanged} unchanged + {summary.duplicates} duplicates + "
-                f"{summary.rejected} rejected + {summary.sidecars} sidecars"
-            )
-            yield dg.MaterializeResult(
-                asset_key=BRONZE_ARTICLES_KEY,
-                metadata=table_metadata(
-                    h.lake,
-                    BRONZE_ARTICLES.name,
-                    PREVIEW_COLUMNS[BRONZE_ARTICLES.name],
-                    {
-                        "input_dir": dg.MetadataValue.path(str(h.settings.input_dir)),
-                        "files_seen": summary.files_seen,
-                        "files_read": summary.files_read,
-                        "new_articles": summary.new_articles,
-                        "unchanged": summary.unchanged,
-                        "duplicates": summary.duplicates,
-                        "sidecars": summary.sidecars,
-                    },
-                ),
-            )
-            yield dg.MaterializeResult(
-                asset_key=BRONZE_REJECTS_KEY,
-                metadata=table_metadata(
-                    h.lake,
-                    BRONZE_REJECTS.name,
-                    PREVIEW_COLUMNS[BRONZE_REJECTS.name],
-                    {"rejected_this_run": summary.rejected},
-                ),
-            )
-            yield from contract_check_results(h.lake, h.run_id, checks)
-
-    return bronze_ingest
 
 
-def build_silver_extract() -> dg.AssetsDefinition:
-    """The silver step, with one check per rule of silver.claims' contract (read when called)."""
-    checks = contract_check_specs(SILVER_CLAIMS_KEY, "silver.claims")
-
-    @dg.multi_asset(
-        name="silver_extract",
-        specs=[
-            _spec(SILVER_CLAIMS_KEY, SILVER_CLAIMS.description, deps=[BRONZE_ARTICLES_KEY]),
-            _spec(
-                SILVER_QUARANTINE_KEY,
+def build_silver_claims() -> dg.AssetsDefinition:
+    """New bronze articles -> silver.claims, rule breakers to silver.claims_quarantine."""
+    return unit_asset(
+        silver_claims.UNIT,
+        "silver_claims",
+        [
+            Output(
+                SILVER_CLAIMS.name,
+                SILVER_CLAIMS.description,
+                ("claim_text", "kind", "value", "unit", "measure_key", "attribution_kind"),
+            ),
+            Output(
+                SILVER_CLAIMS_QUARANTINE.name,
                 SILVER_CLAIMS_QUARANTINE.description,
-                deps=[BRONZE_ARTICLES_KEY],
-            ),
-            _spec(
-                SILVER_STORIES_KEY, SILVER_ARTICLE_STORIES.description, deps=[BRONZE_ARTICLES_KEY]
+                ("claim_text", "kind", "measure_key", "rules_broken"),
             ),
         ],
-        check_specs=checks,
+        contracts=(SILVER_CLAIMS.name,),
+        deps=(BRONZE_ARTICLES.name,),
     )
-    def silver_extract(context: dg.AssetExecutionContext, lake: LakeResource):
-        """New bronze articles -> silver.claims, rule breakers to silver.claims_quarantine
-        (lake.silver.publish.extract_new, which enforces silver.claims' contract)."""
-        with lake.open(context.run.run_id) as h:
-            try:
-                summary = extract_new(
-                    h.spark, h.lake, h.run_id, budget_s_per_100kb=h.settings.extract_budget_s
-                )
-            except ContractViolation as violation:
-                context.log.error(str(violation))
-                yield from contract_check_results(h.lake, h.run_id, checks)
-                raise
-            context.log.info(
-                f"silver: {summary.articles_processed} articles -> {summary.claims} claims, "
-                f"{summary.quarantined} quarantined (extractor {summary.extractor_version})"
-            )
-            run = {
-                "articles_processed": summary.articles_processed,
-                "extractor_version": summary.extractor_version,
-            }
-            yield dg.MaterializeResult(
-                asset_key=SILVER_CLAIMS_KEY,
-                metadata=table_metadata(
-                    h.lake,
-                    SILVER_CLAIMS.name,
-                    PREVIEW_COLUMNS[SILVER_CLAIMS.name],
-                    {
-                        **run,
-                        "claims_this_run": summary.claims,
-                        "rows_quarantined": summary.quarantined,
-                    },
-                ),
-            )
-            yield dg.MaterializeResult(
-                asset_key=SILVER_QUARANTINE_KEY,
-                metadata=table_metadata(
-                    h.lake,
-                    SILVER_CLAIMS_QUARANTINE.name,
-                    PREVIEW_COLUMNS[SILVER_CLAIMS_QUARANTINE.name],
-                    {**run, "rows_quarantined": summary.quarantined},
-                ),
-            )
-            stories = publish_stories(h.spark, h.lake, h.run_id)
-            context.log.info(stories.describe())
-            yield dg.MaterializeResult(
-                asset_key=SILVER_STORIES_KEY,
-                metadata=table_metadata(
-                    h.lake,
-                    SILVER_ARTICLE_STORIES.name,
-                    ("story_id", "article_id", "story_size", "story_method"),
-                    {"rows_changed_this_run": stories.changed, "placement": stories.mode},
-                ),
-            )
-            yield from contract_check_results(h.lake, h.run_id, checks)
 
-    return silver_extract
+
+def build_silver_stories() -> dg.AssetsDefinition:
+    """bronze.articles -> silver.article_stories (and the articles' terms)."""
+    return unit_asset(
+        silver_stories.UNIT,
+        "silver_stories",
+        [
+            Output(
+                SILVER_ARTICLE_STORIES.name,
+                SILVER_ARTICLE_STORIES.description,
+                ("story_id", "article_id", "story_size", "story_method"),
+            )
+        ],
+        contracts=(SILVER_ARTICLE_STORIES.name,),
+        deps=(BRONZE_ARTICLES.name,),
+    )

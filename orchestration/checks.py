@@ -1,9 +1,9 @@
 """Contract rules (expectations/contracts/*.yml) as Dagster asset checks, one per rule.
 
-The lake enforces the contracts itself (lake.pipeline, lake.silver.publish) and records every
-rule's result in audit.dq_results; the checks report those rows, so the UI and `claimhouse run`
-judge the same evaluation. `fail` rules are blocking: a broken one stops everything
-downstream of the asset in the run.
+Each lake unit validates its candidate against its contracts before publishing it
+(lake.layer) and records every rule's result in audit.dq_results; the checks report those
+rows, so the UI and `claimhouse run` judge the same evaluation. `fail` rules are blocking: a
+broken one stops everything downstream of the asset in the run.
 """
 
 import json
@@ -12,10 +12,9 @@ import dagster as dg
 from pyspark.sql import functions as F
 
 from lake.contracts.compile import rules
-from lake.contracts.run import ContractViolation
+from lake.contracts.enforce import validate_current
 from lake.contracts.spec import load_contracts
-from lake.gold.build import GOLD_TABLES
-from lake.pipeline import check_gold
+from lake.schemas import GOLD_TABLES
 from lake.storage import Lake
 from orchestration.resources import LakeResource
 
@@ -96,8 +95,10 @@ def contract_check_results(
 
 
 def build_gold_contract_checks() -> dg.AssetChecksDefinition:
-    """Gold's contract rules as checks on gold/facts, gold/fact_evidence, gold/fact_conflicts,
-    run after the dbt build (lake.pipeline.check_gold, as `claimhouse run` does)."""
+    """Gold's contract rules as checks on gold/facts, gold/fact_evidence, gold/fact_conflicts.
+    The gold unit validates its candidate before publishing it (lake.gold.build), so after a
+    build these report what it recorded for the run; when the run built nothing (gold was
+    unchanged) or the checks run alone, they validate the published release as it is."""
 
     specs = [
         spec
@@ -107,17 +108,28 @@ def build_gold_contract_checks() -> dg.AssetChecksDefinition:
 
     @dg.multi_asset_check(specs=specs, name="gold_contracts")
     def gold_contracts(context: dg.AssetCheckExecutionContext, lake: LakeResource):
-        with lake.open(context.run.run_id) as h:
-            # A run of the checks alone (UI, schedule) starts with an empty catalog.
-            h.lake.register_all()
-            failure = None
-            try:
-                check_gold(h.spark, h.lake, h.run_id)
-            except ContractViolation as violation:
-                context.log.error(str(violation))
-                failure = violation
-            yield from contract_check_results(h.lake, h.run_id, specs)
-            if failure is not None:
-                raise failure
+        with lake.open(context.run.run_id, log=context.log) as ctx:
+            if not _recorded(ctx.lake, ctx.run_id, GOLD_TABLES):
+                checked = validate_current(ctx.spark, ctx.lake, ctx.run_id, list(GOLD_TABLES))
+                broken = [
+                    f"{item.table}: {r.rule}"
+                    for item in checked
+                    if item.report is not None
+                    for r in item.report.failed("fail")
+                ]
+                if broken:
+                    context.log.error("gold's release breaks: " + "; ".join(broken))
+            yield from contract_check_results(ctx.lake, ctx.run_id, specs)
 
     return gold_contracts
+
+
+def _recorded(lake: Lake, run_id: str, tables) -> bool:
+    """Whether this run recorded contract results for any of the tables."""
+    if not lake.exists("audit.dq_results"):
+        return False
+    return not (
+        lake.read("audit.dq_results")
+        .where((F.col("run_id") == run_id) & F.col("table_name").isin(list(tables)))
+        .isEmpty()
+    )

@@ -4,8 +4,10 @@ dagster-dbt supplies the asset graph (keys, deps, descriptions, column schemas, 
 asset checks) from the manifest. It does not run dbt here: `DbtCliResource.cli()` starts dbt as a
 subprocess, and with dbt-spark's `session` method that is a second JVM, which the embedded Derby
 metastore would refuse and which costs seconds of start-up. Instead the asset calls
-`lake.gold.build.build_gold` (dbtRunner, in-process: dbt-spark's getOrCreate() returns the run's
-session) and turns dbt's run_results.json into materializations and check results.
+the gold unit (lake.gold.build.UNIT through lake.layer.execute, as `claimhouse run` does:
+dbtRunner in-process, where dbt-spark's getOrCreate() returns the run's session; then gold's
+contracts on the candidate; then the release) and turns dbt's run_results.json into
+materializations and check results.
 """
 
 import fcntl
@@ -18,18 +20,15 @@ from typing import Any
 import dagster as dg
 from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtProject, dbt_assets
 
-from lake.gold.build import (
-    DBT_PROJECT_DIR,
-    INTERNAL,
-    GoldBuildError,
-    build_gold,
-    dbt_args,
-    dbt_project_files,
-)
+from lake.config import load_settings
+from lake.gold import build as gold
+from lake.gold.build import INTERNAL, dbt_args, dbt_project_files
+from lake.layer import CandidateRejected, RunContext, execute
+from lake.schemas import GOLD_RELEASE
 from lake.storage import Lake
 from orchestration.environment import Environment
 from orchestration.metadata import table_metadata
-from orchestration.resources import LakeHandle, LakeResource
+from orchestration.resources import LakeResource
 
 # The manifest the code location loads: parsed here, beside this package, so it never races with
 # a `dbt build` someone runs by hand in dbt_project/ (which writes dbt_project/target/).
@@ -39,9 +38,10 @@ _UNIQUE_ID = "dagster_dbt/unique_id"  # dagster-dbt's metadata key naming a chec
 
 class ClaimhouseDbtTranslator(DagsterDbtTranslator):
     """Asset key = the relation dbt reads or writes, `<schema>/<table>`: sources bronze.articles
-    and silver.claims land on the Python assets' keys, models on gold/, gold_staging/ and
-    gold_intermediate/ as their folder's `+schema` says. A `meta: {dagster: {asset_key: [...]}}`
-    in dbt still wins."""
+    and silver.claims land on the Python assets' keys, models on gold_staging/ and
+    gold_intermediate/ as their folder's `+schema` says, and the marts dbt builds into
+    gold_build on gold/, the name readers use for the published release. A
+    `meta: {dagster: {asset_key: [...]}}` in dbt still wins."""
 
     def get_asset_key(self, dbt_resource_props: Mapping[str, Any]) -> dg.AssetKey:
         meta = dbt_resource_props.get("config", {}).get("meta") or dbt_resource_props.get("meta")
@@ -51,7 +51,10 @@ class ClaimhouseDbtTranslator(DagsterDbtTranslator):
             table = dbt_resource_props.get("identifier") or dbt_resource_props["name"]
         else:
             table = dbt_resource_props.get("alias") or dbt_resource_props["name"]
-        return dg.AssetKey([dbt_resource_props["schema"], table])
+        schema = dbt_resource_props["schema"]
+        if schema == GOLD_RELEASE.build_layer:
+            schema = GOLD_RELEASE.layer
+        return dg.AssetKey([schema, table])
 
     def get_group_name(self, dbt_resource_props: Mapping[str, Any]) -> str | None:
         # The dbt project builds the gold layer; meta.dagster.group or a dbt group still wins.
@@ -70,7 +73,9 @@ TRANSLATOR = ClaimhouseDbtTranslator(
 @functools.cache
 def dbt_project(target: str) -> DbtProject:
     return DbtProject(
-        project_dir=DBT_PROJECT_DIR, target_path=DBT_STATE_DIR / "target", target=target
+        project_dir=load_settings().dbt_project,
+        target_path=DBT_STATE_DIR / "target",
+        target=target,
     )
 
 
@@ -93,7 +98,8 @@ def _is_fresh(manifest: Path) -> bool:
     if not manifest.exists():
         return False
     built = manifest.stat().st_mtime
-    return all(path.stat().st_mtime <= built for path in dbt_project_files())
+    project = load_settings().dbt_project
+    return all(path.stat().st_mtime <= built for path in dbt_project_files(project))
 
 
 def _parse(project: DbtProject) -> None:
@@ -133,35 +139,34 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
         exclude=INTERNAL,  # not run by build_gold, so not checks here either
     )
     def gold_dbt_build(context: dg.AssetExecutionContext, lake: LakeResource):
-        """`dbt build` of dbt_project/ in this run's SparkSession (lake.gold.build.build_gold)."""
+        """The gold unit: `dbt build` of dbt_project/ into the candidate, gold's contracts on
+        it, then the release (lake.gold.build)."""
         all_keys = set(context.assets_def.keys)
         if set(context.selected_asset_keys) != all_keys:
-            # build_gold builds the whole project (as `claimhouse run` does): every gold table is
+            # The unit builds the whole project (as `claimhouse run` does): every gold table is
             # rebuilt from silver, and only the selected ones are reported as materialized.
             context.log.warning(
                 "dbt builds every model of dbt_project/; materializations are reported for the "
                 f"{len(context.selected_asset_keys)} selected of {len(all_keys)} gold assets"
             )
-        with lake.open(context.run.run_id) as h:
-            failure: GoldBuildError | None = None
+        with lake.open(context.run.run_id, log=context.log) as ctx:
+            failure: CandidateRejected | None = None
             try:
-                summary = build_gold(h.spark, h.settings, h.run_id)
-                context.log.info(
-                    f"gold: {summary.models} models, {summary.tests_passed} tests passed, "
-                    f"{summary.tests_warned} warned ({summary.seconds:.1f} s in dbt)"
-                )
-            except GoldBuildError as exc:
-                failure = exc  # report what did build and which tests failed, then fail the step
-            yield from _events(context, manifest, project, h, _run_results(h))
+                result = execute(gold.UNIT, ctx)
+                unchanged = result.status == "unchanged"
+            except CandidateRejected as exc:
+                failure, unchanged = exc, False  # report what built and what failed, then fail
+            results = [] if unchanged else _run_results(ctx)
+            yield from _events(context, manifest, project, ctx, results, unchanged)
             if failure is not None:
                 raise failure
 
     return gold_dbt_build
 
 
-def _run_results(h: LakeHandle) -> list[Mapping[str, Any]]:
+def _run_results(ctx: RunContext) -> list[Mapping[str, Any]]:
     """This run's results from dbt's run_results.json (where build_gold's dbt_args put it)."""
-    args = dbt_args("build", h.settings, h.run_id)
+    args = dbt_args("build", ctx.settings, ctx.run_id)
     path = Path(args[args.index("--target-path") + 1]) / "run_results.json"
     if not path.exists():
         return []
@@ -169,7 +174,7 @@ def _run_results(h: LakeHandle) -> list[Mapping[str, Any]]:
     run_vars = data.get("args", {}).get("vars") or {}
     if isinstance(run_vars, str):
         run_vars = json.loads(run_vars)
-    if run_vars.get("run_id") != h.run_id:  # an earlier run's: dbt never got to write this one's
+    if run_vars.get("run_id") != ctx.run_id:  # an earlier run's: dbt never got to write this one's
         return []
     return data.get("results", [])
 
@@ -178,9 +183,12 @@ def _events(
     context: dg.AssetExecutionContext,
     manifest: Mapping[str, Any],
     project: DbtProject,
-    h: LakeHandle,
+    ctx: RunContext,
     results: list[Mapping[str, Any]],
+    unchanged: bool = False,
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
+    """Materializations for the models dbt built (all of the selection when gold was
+    unchanged: the release stands), then the dbt tests' check results."""
     selected = set(context.selected_asset_keys)
     checks_by_test = {
         spec.metadata[_UNIQUE_ID]: spec.key
@@ -188,7 +196,13 @@ def _events(
         if _UNIQUE_ID in spec.metadata
     }
     selected_checks = set(context.selected_asset_check_keys)
-    lake: Lake = h.lake
+    lake: Lake = ctx.lake
+    if unchanged:
+        results = [
+            {"unique_id": unique_id, "status": "success", "execution_time": 0.0}
+            for unique_id, node in manifest["nodes"].items()
+            if node["resource_type"] == "model"
+        ]
     for result in results:  # models first: a check result follows its asset's materialization
         unique_id, status = result["unique_id"], result["status"]
         if not unique_id.startswith("model.") or status != "success":

@@ -1,4 +1,5 @@
-"""The one place CLAIMHOUSE_ENV becomes an environment name and a dbt target.
+"""The one place the environment name (CLAIMHOUSE_ENV, lake.config) becomes Dagster's
+automation state and a dbt target.
 
 Read when called, never at import, so tests and tools can switch environments without purging
 `sys.modules`.
@@ -6,11 +7,10 @@ Read when called, never at import, so tests and tools can switch environments wi
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-ENV_NAMES = ("local", "ci", "prod")
+from lake.config import load_settings
 
 
 @dataclass(frozen=True)
@@ -27,8 +27,5 @@ def current_environment(environ: Mapping[str, str] | None = None) -> Environment
     in-process on the run's SparkSession (dbt-spark `method: session`), which is what that target
     is; `thrift` is for people querying a running SQL endpoint.
     """
-    env = os.environ if environ is None else environ
-    name = (env.get("CLAIMHOUSE_ENV") or "local").strip().lower()
-    if name not in ENV_NAMES:
-        raise ValueError(f"CLAIMHOUSE_ENV must be one of {', '.join(ENV_NAMES)}, not {name!r}")
+    name = load_settings(environ=environ).env
     return Environment(name=name, dbt_target="local", automation_running=name == "prod")

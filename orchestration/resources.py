@@ -4,28 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from typing import Any
 
 import dagster as dg
 from pydantic import Field
-from pyspark.sql import SparkSession
 
 from lake.config import Settings, load_settings
+from lake.layer import RunContext, open_run
 from lake.lock import warehouse_lock
 from lake.spark import get_spark
-from lake.storage import Lake
 from orchestration.environment import Environment
-
-# Delta writes this into every commit's userMetadata (DESCRIBE HISTORY), as `claimhouse run` does.
-_COMMIT_METADATA = "spark.databricks.delta.commitInfo.userMetadata"
-
-
-@dataclass(frozen=True)
-class LakeHandle:
-    settings: Settings
-    spark: SparkSession
-    lake: Lake
-    run_id: str
 
 
 class LakeResource(dg.ConfigurableResource):
@@ -42,22 +30,16 @@ class LakeResource(dg.ConfigurableResource):
         )
 
     @contextmanager
-    def open(self, run_id: str) -> Iterator[LakeHandle]:
-        """The process's SparkSession (started on first use, reused after: get_spark returns the
-        active one) and a Lake; Delta commits made inside name the run. The session is not
-        stopped here: later steps of the same run reuse it."""
+    def open(self, run_id: str, log: Any = None) -> Iterator[RunContext]:
+        """The warehouse's writer lock, this process's SparkSession (started on first use,
+        reused by later steps of the run) and a RunContext whose Delta commits name the run,
+        as `claimhouse run` opens them. `log` (Dagster's) hears the units' progress."""
         settings = self.settings()
+        say = log.info if log is not None else (lambda message: None)
         with warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s):
             spark = get_spark(settings)
-            previous = spark.conf.get(_COMMIT_METADATA, None)
-            spark.conf.set(_COMMIT_METADATA, f"claimhouse run {run_id}")
-            try:
-                yield LakeHandle(settings, spark, Lake(spark, settings.warehouse), run_id)
-            finally:
-                if previous is None:
-                    spark.conf.unset(_COMMIT_METADATA)
-                else:
-                    spark.conf.set(_COMMIT_METADATA, previous)
+            with open_run(spark, settings, run_id, progress=say, report=say) as ctx:
+                yield ctx
 
 
 def resources_for(env: Environment) -> dict[str, dg.ConfigurableResource]:

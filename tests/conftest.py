@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,49 @@ SEEDS = REPO / "seeds"
 # Tests write their input files a moment before they ingest them: no settle time, except in
 # the tests of settling, which set their own.
 os.environ.setdefault("CLAIMHOUSE_SETTLE_S", "0")
+
+
+CLAIMHOUSE = str(Path(sys.executable).parent / "claimhouse")
+
+
+def claimhouse(
+    *args: str, timeout: int = 600, env_extra: dict | None = None
+) -> subprocess.CompletedProcess:
+    """The console script in its own process (and JVM), with no CLAIMHOUSE_* settings but
+    env_extra's."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+    env.update(env_extra or {})
+    return subprocess.run(
+        [CLAIMHOUSE, *args], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+@pytest.fixture(scope="session")
+def cli_run(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """`claimhouse run` on the seeds, as a user types it, once per session: (warehouse, the
+    finished process). Tests may run it again on the same warehouse (nothing new: it changes
+    no table but the logs)."""
+    warehouse = tmp_path_factory.mktemp("cli-run") / "wh"
+    done = claimhouse("run", "--input", str(SEEDS), "--warehouse", str(warehouse))
+    return warehouse, done
+
+
+@pytest.fixture(scope="session")
+def benchmark_1k(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """benchmarks/pipeline.py as a user runs it, on 1,000 synthetic articles (seed 23), once
+    per session, keeping its corpus and warehouse: (folder with corpus1000/ and wh1000/, the
+    finished process; its Spark event log is in ev/)."""
+    work = tmp_path_factory.mktemp("bench1k")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "pipeline.py"), "--articles", "1000"]
+        + ["--keep", str(work)],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        env={**env, "TMPDIR": str(work), "CLAIMHOUSE_SPARK_EVENT_LOG": str(work / "ev")},
+    )
+    return work, done
 
 
 @pytest.fixture(scope="session")
@@ -49,22 +94,20 @@ def seeds_copy(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def gold(spark, tmp_path_factory):
-    """The seeds through bronze, silver and one gold build (run id g1), shared by the tests
-    that read them: (lake, settings, gold summary, article_id -> "000".."004").
+    """The seeds through every unit, as `claimhouse run` runs them (run id g1), shared by the
+    tests that read them: (lake, settings, gold summary, article_id -> "000".."004").
     tests/integration/test_serve.py adds one article and claim: count, do not assume 43."""
-    from lake.bronze.ingest import ingest
     from lake.config import load_settings
-    from lake.gold.build import build_gold
-    from lake.silver.publish import extract_new
-    from lake.silver.publish_stories import publish_stories
+    from lake.layer import open_run
+    from lake.pipeline import run_units
     from lake.storage import Lake
 
-    settings = load_settings(warehouse=tmp_path_factory.mktemp("gold") / "warehouse")
+    settings = load_settings(
+        warehouse=tmp_path_factory.mktemp("gold") / "warehouse", input_dir=SEEDS
+    )
     lake = Lake(spark, settings.warehouse)
-    ingest(spark, lake, SEEDS, "g1", 5 * 1024 * 1024)
-    extract_new(spark, lake, "g1")
-    publish_stories(spark, lake, "g1")
-    summary = build_gold(spark, settings, "g1")
+    with open_run(spark, settings, "g1") as ctx:
+        summary = run_units(ctx).gold
     names = {
         r["article_id"]: r["source_uri"][:3]
         for r in lake.read("bronze.articles").select("article_id", "source_uri").collect()

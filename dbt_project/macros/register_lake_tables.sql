@@ -5,10 +5,16 @@
   warehouse's `<layer>/<table>/_delta_log` folders and registered by location, so this works in
   a fresh in-memory catalog, in a Derby metastore, and beside other processes writing the lake.
   (Spark's listing skips names starting with "_" unless a path names them, as this glob does.)
+  Gold is read as its published release (lake.storage, README "Gold publishes only what
+  passed"): gold.<table> is a view of the <table> rows of gold_release.tables, which claimhouse
+  replaces in one commit when a candidate passed. A `gold/` folder (an older claimhouse built
+  gold there) is not registered.
   Runs as on-run-start; `dbt run-operation register_lake_tables` runs it on its own.
 -#}
 {% macro register_lake_tables() %}
-  {% if execute %}
+  {#- A SQL endpoint (the thrift target) names the lake's tables itself, and lets clients
+      create nothing outside `sandbox`. -#}
+  {% if execute and target.method != 'thrift' %}
     {% set root = env_var('CLAIMHOUSE_WAREHOUSE', env_var('PWD') ~ '/../warehouse') %}
     {% do log("claimhouse: registering the Delta tables under " ~ root
               ~ " (a PATH_NOT_FOUND error here means no tables yet: run `claimhouse run` first)") %}
@@ -22,6 +28,7 @@
               regexp_extract(path, '^(.*/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*)/_delta_log/[^/]+$', 1) as location
        from claimhouse_delta_logs
        where path rlike '/[a-z][a-z0-9_]*/[a-z][a-z0-9_]*/_delta_log/[^/]+$'
+         and path not rlike '/gold/[a-z][a-z0-9_]*/_delta_log/[^/]+$'
        order by 1, 2"
     ) %}
     {% for row in found.rows %}
@@ -31,6 +38,18 @@
         ~ " using delta location '" ~ row[2] ~ "'"
       ) %}
     {% endfor %}
-    {% do log("claimhouse: " ~ (found.rows | length) ~ " lake tables registered from " ~ root, info=true) %}
+    {% set views = [] %}
+    {% for row in found.rows if row[0] == 'gold_release' and row[1] == 'tables' %}
+      {% do run_query("create database if not exists gold") %}
+      {% for name in ['facts', 'fact_evidence', 'fact_conflicts'] %}
+        {% do run_query(
+          "create or replace view gold." ~ name ~ " as select `" ~ name ~ "`.* from "
+          ~ "gold_release.tables where relation = '" ~ name ~ "'"
+        ) %}
+        {% do views.append(name) %}
+      {% endfor %}
+    {% endfor %}
+    {% do log("claimhouse: " ~ (found.rows | length) ~ " lake tables and " ~ (views | length)
+              ~ " gold views registered from " ~ root, info=true) %}
   {% endif %}
 {% endmacro %}

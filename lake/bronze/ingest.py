@@ -7,7 +7,7 @@ The driver lists file names and sizes only; executors read and parse the content
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
@@ -21,6 +21,8 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
 
 from lake.bronze.parse import ARTICLE_SUFFIXES, SIDECAR_SUFFIX, ParsedFile, parse_file
+from lake.contracts.enforce import candidates, enforce_tables
+from lake.layer import RunContext, Unit
 from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
 from lake.storage import Lake, LakeError
 
@@ -37,6 +39,8 @@ class IngestSummary:
     files_read: int = 0  # files whose content this run read (unchanged ones are not)
     not_settled: int = 0  # still being written: left for the next run
     updated: int = 0  # same text, new metadata (a corrected or late sidecar)
+    # (kind of reason, files) of this run's rejects, most frequent first
+    reject_reasons: tuple[tuple[str, int], ...] = ()
 
     @property
     def accounted(self) -> int:
@@ -49,6 +53,37 @@ class IngestSummary:
             + self.not_settled
             + self.updated
         )
+
+    def describe(self) -> str:
+        """One line for the CLI and Dagster's run log: how every file was accounted for."""
+        why = "; ".join(f"{n} {kind}" for kind, n in self.reject_reasons)
+        return (
+            f"bronze: {self.files_seen} files seen = {self.new_articles} new articles + "
+            f"{self.unchanged} unchanged + {self.duplicates} duplicates + "
+            f"{self.rejected} rejected + {self.sidecars} sidecars"
+            + (f" + {self.updated} with new metadata" if self.updated else "")
+            + (
+                f" + {self.not_settled} not settled (still being written: next run)"
+                if self.not_settled
+                else ""
+            )
+            + f"; {self.files_read} read (unchanged files are not)"
+            + (f". Rejected: {why} (bronze.rejects has each file's reason)" if why else "")
+        )
+
+    def metadata(self) -> dict[str, object]:
+        return {
+            "files_seen": self.files_seen,
+            "files_read": self.files_read,
+            "new_articles": self.new_articles,
+            "unchanged": self.unchanged,
+            "updated": self.updated,
+            "duplicates": self.duplicates,
+            "rejected": self.rejected,
+            "sidecars": self.sidecars,
+            "not_settled": self.not_settled,
+            "reject_reasons": dict(self.reject_reasons),
+        }
 
 
 @dataclass(frozen=True)
@@ -356,10 +391,13 @@ def ingest(
     run_id: str,
     max_file_bytes: int,
     settle_s: float = 0.0,
+    validate: bool = True,
 ) -> IngestSummary:
     """Load every file below input_dir into bronze; rerunning on the same files changes nothing.
     A file modified less than settle_s seconds ago (or whose article or sidecar was) may still
-    be being written: it is logged as not_settled and left for the next run."""
+    be being written: it is logged as not_settled and left for the next run. The candidate
+    rows are checked against bronze's contracts before anything is written (`validate=False`
+    only for tests of the ingest rules themselves)."""
     for spec in (BRONZE_ARTICLES, BRONZE_REJECTS, BRONZE_INGEST_LOG):
         lake.ensure(spec)
     now = datetime.now(UTC)
@@ -397,7 +435,7 @@ def ingest(
         parsed = to_parse.mapInPandas(_parse_batches, _PARSED)
     parsed = parsed.persist()
     try:
-        summary = _write(
+        summary = _build_validate_publish(
             spark,
             lake,
             parsed,
@@ -409,19 +447,11 @@ def ingest(
             input_dir,
             run_id,
             now,
+            validate,
         )
-        summary = replace(summary, files_read=len(wanted))
     finally:
         parsed.unpersist()
-    if summary.accounted != summary.files_seen:
-        # Nothing is lost: every file seen is an article, a sidecar or a reject. This run
-        # broke that, so it stops loudly rather than let later layers build on it.
-        raise LakeError(
-            f"bronze.ingest_log of run {run_id} accounts for {summary.accounted} of the "
-            f"{summary.files_seen} files seen in {input_dir}: this is a claimhouse bug; "
-            "please report it with the folder's listing"
-        )
-    return summary
+    return replace(summary, files_read=len(wanted))
 
 
 def _unchanged_since_logged(
@@ -464,6 +494,14 @@ def _unchanged_since_logged(
 _METADATA = ("outlet", "title", "published_at", "url")
 
 
+def _reason_kind(reason):
+    """A reject reason without its particulars (what to do, names, sizes), to count by:
+    "sidecar a.json is not usable JSON (...): fix it" -> "sidecar is not usable JSON"."""
+    head = F.regexp_extract(reason, r"^([^:(]*)", 1)
+    head = F.regexp_replace(head, r"sidecar \S+\.\S+", "sidecar")
+    return F.trim(F.regexp_replace(head, r"(?<![-\w])[0-9][0-9,.]*", "N"))
+
+
 def _update_metadata(lake: Lake, updated) -> None:
     """New metadata for articles whose text is unchanged: one Delta version (the old values
     stay readable by time travel); nothing is committed when no article changed."""
@@ -497,7 +535,7 @@ def _pair_stem(uri: str) -> str | None:
     return None
 
 
-def _write(
+def _build_validate_publish(
     spark,
     lake,
     parsed,
@@ -509,12 +547,15 @@ def _write(
     input_dir,
     run_id,
     now,
-):
+    validate,
+) -> IngestSummary:
+    """The candidate rows of the three tables, their contracts, then the MERGEs."""
     ok = parsed.where(F.col("reason").isNull())
     # Pin the snapshot this run compares against: `decided` is lazy and is evaluated again
     # after the MERGE below, which must not make this run's new articles look unchanged.
     before = lake.version(BRONZE_ARTICLES.name)
-    existing = lake.read(BRONZE_ARTICLES.name, version=before).select(
+    existing_rows = lake.read(BRONZE_ARTICLES.name, version=before)
+    existing = existing_rows.select(
         "article_id",
         F.col("source_uri").alias("existing_uri"),
         *(F.col(c).alias(f"was_{c}") for c in _METADATA),
@@ -566,8 +607,6 @@ def _write(
         stamp.alias("ingested_at"),
         F.lit(run_id).alias("run_id"),
     )
-    lake.merge_insert(BRONZE_ARTICLES, new_articles)
-    _update_metadata(lake, decided.where(F.col("outcome") == "updated"))
 
     early = spark.createDataFrame(
         [(f.source_uri, why, f.size_bytes) for f, why in early_rejects],
@@ -579,17 +618,17 @@ def _write(
     duplicates = decided.where(F.col("outcome") == "duplicate").select(
         "source_uri", "reason", "size_bytes", "content_sha256"
     )
-    all_rejects = early.unionByName(parse_rejects).unionByName(duplicates)
-    lake.merge_insert(
-        BRONZE_REJECTS,
-        all_rejects.select(
+    new_rejects = (
+        early.unionByName(parse_rejects)
+        .unionByName(duplicates)
+        .select(
             "source_uri",
             "reason",
             "size_bytes",
             "content_sha256",
             stamp.alias("rejected_at"),
             F.lit(run_id).alias("run_id"),
-        ),
+        )
     )
 
     by_uri = {f.source_uri: f for f in files}
@@ -646,25 +685,81 @@ def _write(
             "content_sha256",
             stamp.alias("logged_at"),
         )
+        .persist()
     )
-    # run_id is new each run, so a plain append cannot duplicate rows.
-    lake.append(BRONZE_INGEST_LOG, log)
-    counts = {
-        r["outcome"]: int(r["n"])
-        for r in lake.read(BRONZE_INGEST_LOG.name)
-        .where(F.col("run_id") == run_id)
-        .groupBy("outcome")
-        .agg(F.count("*").alias("n"))
-        .collect()
-    }
-    return IngestSummary(
-        run_id=run_id,
-        files_seen=len(files),
-        new_articles=counts.get("new", 0),
-        unchanged=counts.get("unchanged", 0),
-        duplicates=counts.get("duplicate", 0),
-        rejected=counts.get("rejected", 0),
-        sidecars=counts.get("sidecar", 0),
-        not_settled=counts.get("not_settled", 0),
-        updated=counts.get("updated", 0),
-    )
+    try:
+        counts = {
+            r["outcome"]: int(r["n"])
+            for r in log.groupBy("outcome").agg(F.count("*").alias("n")).collect()
+        }
+        reasons = {
+            r["kind"]: int(r["n"])
+            for r in log.where(F.col("outcome") == "rejected")
+            .groupBy(_reason_kind(F.col("reason")).alias("kind"))
+            .agg(F.count("*").alias("n"))
+            .collect()
+        }
+        summary = IngestSummary(
+            run_id=run_id,
+            files_seen=len(files),
+            new_articles=counts.get("new", 0),
+            unchanged=counts.get("unchanged", 0),
+            duplicates=counts.get("duplicate", 0),
+            rejected=counts.get("rejected", 0),
+            sidecars=counts.get("sidecar", 0),
+            not_settled=counts.get("not_settled", 0),
+            updated=counts.get("updated", 0),
+            reject_reasons=tuple(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        )
+        if summary.accounted != summary.files_seen:
+            # Nothing is lost: every file seen is an article, a sidecar or a reject. This
+            # candidate breaks that, so nothing is published and the run stops loudly.
+            raise LakeError(
+                f"bronze.ingest_log of run {run_id} accounts for {summary.accounted} of the "
+                f"{summary.files_seen} files seen in {input_dir}: this is a claimhouse bug; "
+                "please report it with the folder's listing"
+            )
+        # Validate the candidate: bronze.articles and bronze.rejects as this run would leave
+        # them, and this run's log. A broken `fail` rule publishes nothing, so a rerun of the
+        # same folder meets the same failure instead of passing over it.
+        if validate:
+            will_be = {
+                BRONZE_ARTICLES.name: existing_rows.unionByName(new_articles),
+                BRONZE_REJECTS.name: lake.read(BRONZE_REJECTS.name).unionByName(new_rejects),
+            }
+            with candidates(spark, will_be) as bindings:
+                enforce_tables(
+                    spark,
+                    lake,
+                    [
+                        (BRONZE_ARTICLES.name, will_be[BRONZE_ARTICLES.name]),
+                        (BRONZE_INGEST_LOG.name, log),
+                    ],
+                    run_id,
+                    bindings=bindings,
+                )
+        # Publish: MERGEs on the keys, so a rerun adds nothing; the log last.
+        lake.merge_insert(BRONZE_ARTICLES, new_articles)
+        _update_metadata(lake, decided.where(F.col("outcome") == "updated"))
+        lake.merge_insert(BRONZE_REJECTS, new_rejects)
+        # run_id is new each run, so a plain append cannot duplicate rows.
+        lake.append(BRONZE_INGEST_LOG, log)
+    finally:
+        log.unpersist()
+    return summary
+
+
+def _build(ctx: RunContext, inputs: Mapping[str, int]) -> IngestSummary:
+    s = ctx.settings
+    return ingest(ctx.spark, ctx.lake, s.input_dir, ctx.run_id, s.max_file_bytes, s.settle_s)
+
+
+# Bronze reads a folder, not a Delta table: it never skips itself, and reads only the files
+# modified since a run logged them.
+UNIT = Unit(
+    name="bronze",
+    inputs=(),
+    outputs=(BRONZE_ARTICLES.name, BRONZE_REJECTS.name, BRONZE_INGEST_LOG.name),
+    build=_build,
+    doing="ingesting the input folder",
+)

@@ -25,11 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from lake.config import REPO_ROOT
+from lake.contracts.spec import SPARK_TYPES, ColumnSpec, Contract
 
 if TYPE_CHECKING:
     from great_expectations.core import ExpectationSuite
-
-    from lake.contracts.spec import Contract
 
 GE_SEVERITY = {"fail": "critical", "quarantine": "warning", "warn": "info"}
 
@@ -65,6 +64,52 @@ def sql_literal(value: Any) -> str:
     return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+def _column_rule(column: str, spec: ColumnSpec, check: str) -> Rule:
+    """The rule one property of a column makes (ColumnSpec.checks names them)."""
+    col = quote_identifier(column)
+    what = f" ({spec.description})" if spec.description else ""
+    common = {"severity": spec.severity, "origin": "column", "column": column, "check": check}
+    name = f"{column}_{check}"
+    if check == "type":
+        type_class = SPARK_TYPES[spec.type.split("<")[0].strip().lower()]
+        return Rule(
+            name=name,
+            description=f"{column} is of Spark type {spec.type}{what}",
+            params=(("type_", type_class),),
+            **common,
+        )
+    if check == "not_null":
+        return Rule(
+            name=name,
+            description=f"{column} is never null{what}",
+            predicate=f"{col} IS NOT NULL",
+            **common,
+        )
+    if check == "unique":
+        return Rule(name=name, description=f"{column} values are unique{what}", **common)
+    if check == "allowed_values":
+        values = ", ".join(sql_literal(v) for v in spec.allowed_values)
+        return Rule(
+            name=name,
+            description=f"{column} is one of {', '.join(map(str, spec.allowed_values))}",
+            predicate=f"{col} IS NULL OR {col} IN ({values})",
+            params=(("value_set", tuple(spec.allowed_values)),),
+            **common,
+        )
+    bounds = []
+    if spec.min is not None:
+        bounds.append(f"{col} >= {sql_literal(spec.min)}")
+    if spec.max is not None:
+        bounds.append(f"{col} <= {sql_literal(spec.max)}")
+    return Rule(
+        name=name,
+        description=f"{column} is within [{spec.min}, {spec.max}]{what}",
+        predicate=f"{col} IS NULL OR ({' AND '.join(bounds)})",
+        params=(("min_value", spec.min), ("max_value", spec.max)),
+        **common,
+    )
+
+
 def table_query(query: str) -> str:
     """The rule's query with `{table}` as GE's `{batch}` placeholder."""
     return query.replace("{table}", "{batch}")
@@ -72,71 +117,9 @@ def table_query(query: str) -> str:
 
 def rules(contract: Contract) -> list[Rule]:
     """Every rule of a contract in file order: column properties, row rules, table rules."""
-    from lake.contracts.spec import SPARK_TYPES
-
     found: list[Rule] = []
     for column, spec in contract.columns.items():
-        col = quote_identifier(column)
-        what = f" ({spec.description})" if spec.description else ""
-        common = {"severity": spec.severity, "origin": "column", "column": column}
-        if spec.type is not None:
-            type_class = SPARK_TYPES[spec.type.split("<")[0].strip().lower()]
-            found.append(
-                Rule(
-                    name=f"{column}_type",
-                    description=f"{column} is of Spark type {spec.type}{what}",
-                    check="type",
-                    params=(("type_", type_class),),
-                    **common,
-                )
-            )
-        if not spec.nullable:
-            found.append(
-                Rule(
-                    name=f"{column}_not_null",
-                    description=f"{column} is never null{what}",
-                    check="not_null",
-                    predicate=f"{col} IS NOT NULL",
-                    **common,
-                )
-            )
-        if spec.unique:
-            found.append(
-                Rule(
-                    name=f"{column}_unique",
-                    description=f"{column} values are unique{what}",
-                    check="unique",
-                    **common,
-                )
-            )
-        if spec.allowed_values is not None:
-            values = ", ".join(sql_literal(v) for v in spec.allowed_values)
-            found.append(
-                Rule(
-                    name=f"{column}_allowed_values",
-                    description=f"{column} is one of {', '.join(map(str, spec.allowed_values))}",
-                    check="allowed_values",
-                    predicate=f"{col} IS NULL OR {col} IN ({values})",
-                    params=(("value_set", tuple(spec.allowed_values)),),
-                    **common,
-                )
-            )
-        if spec.min is not None or spec.max is not None:
-            bounds = []
-            if spec.min is not None:
-                bounds.append(f"{col} >= {sql_literal(spec.min)}")
-            if spec.max is not None:
-                bounds.append(f"{col} <= {sql_literal(spec.max)}")
-            found.append(
-                Rule(
-                    name=f"{column}_between",
-                    description=f"{column} is within [{spec.min}, {spec.max}]{what}",
-                    check="between",
-                    predicate=f"{col} IS NULL OR ({' AND '.join(bounds)})",
-                    params=(("min_value", spec.min), ("max_value", spec.max)),
-                    **common,
-                )
-            )
+        found += [_column_rule(column, spec, check) for check in spec.checks()]
     for rule in contract.row_rules:
         found.append(
             Rule(

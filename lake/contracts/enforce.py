@@ -6,6 +6,9 @@ too. Tables without a contract file pass through unchanged.
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pyspark.sql import DataFrame, SparkSession
@@ -36,12 +39,15 @@ def enforce(
     df: DataFrame,
     run_id: str,
     key: str | None = None,
+    bindings: dict[str, str] | None = None,
 ) -> Enforced:
-    """Validate `df` (rows about to be written to, or just written to, `table`) against its
-    contract in expectations/contracts/; raises ContractViolation on a `fail` rule."""
+    """Validate `df` (rows about to be written to `table`) against its contract in
+    expectations/contracts/; raises ContractViolation on a `fail` rule. `bindings` maps lake
+    tables the rules name to the relations to read instead (Contract.bound)."""
     contract = load_contracts().get(table)
     if contract is None:
         return Enforced(df, None, 0, None)
+    contract = contract.bound(bindings or {})
     report = validate(spark, lake, contract, df, run_id)
     record_results(spark, lake, report, run_id)
     good, bad = apply_severities(spark, lake, contract, df, report)
@@ -53,7 +59,11 @@ def enforce(
 
 
 def enforce_tables(
-    spark: SparkSession, lake: Lake, batches: list[tuple[str, DataFrame]], run_id: str
+    spark: SparkSession,
+    lake: Lake,
+    batches: list[tuple[str, DataFrame]],
+    run_id: str,
+    bindings: dict[str, str] | None = None,
 ) -> list[Enforced]:
     """Enforce several tables' contracts, recording every result before raising: when `fail`
     rules break in more than one table, all of them are in audit.dq_results and the first
@@ -61,12 +71,27 @@ def enforce_tables(
     done, violations = [], []
     for table, df in batches:
         try:
-            done.append(enforce(spark, lake, table, df, run_id))
+            done.append(enforce(spark, lake, table, df, run_id, bindings=bindings))
         except ContractViolation as violation:
             violations.append(violation)
     if violations:
         raise violations[0]
     return done
+
+
+@contextmanager
+def candidates(spark: SparkSession, frames: Mapping[str, DataFrame]) -> Iterator[dict[str, str]]:
+    """Name each candidate DataFrame as a temp view for the block; yields the bindings
+    (lake table -> view) that make contract rules read the candidates (Contract.bound)."""
+    tag = uuid.uuid4().hex[:8]
+    names = {table: f"_candidate_{table.replace('.', '_')}_{tag}" for table in frames}
+    for table, df in frames.items():
+        df.createOrReplaceTempView(names[table])
+    try:
+        yield names
+    finally:
+        for name in names.values():
+            spark.catalog.dropTempView(name)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ the line and what to change: a contract is edited by hand, and a typo must not p
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -76,6 +75,17 @@ class ColumnSpec(_Strict):
             raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
         return self
 
+    def checks(self) -> list[str]:
+        """The checks its properties make, in rule order."""
+        made = [
+            ("type", self.type is not None),
+            ("not_null", not self.nullable),
+            ("unique", self.unique),
+            ("allowed_values", self.allowed_values is not None),
+            ("between", self.min is not None or self.max is not None),
+        ]
+        return [check for check, on in made if on]
+
 
 class RowRule(_Strict):
     """A SQL boolean over one row; rows where it is false or NULL break the rule."""
@@ -136,18 +146,38 @@ class Contract(_Strict):
         """The file this contract was loaded from, if any."""
         return self._source
 
+    def bound(self, bindings: dict[str, str]) -> Contract:
+        """This contract with the lake tables its table rules name (`bronze.articles`) read
+        from other relations instead: a unit validating a candidate binds each of its own
+        tables to the candidate, so cross-table rules see the tables as they would be after
+        publishing, not as they are."""
+        if not bindings:
+            return self
+        pattern = re.compile(
+            r"(?<![\w.`])(" + "|".join(re.escape(t) for t in sorted(bindings)) + r")(?![\w`])"
+        )
+        rules = [
+            r.model_copy(update={"query": pattern.sub(lambda m: bindings[m.group(1)], r.query)})
+            for r in self.table_rules
+        ]
+        return self.model_copy(update={"table_rules": rules})
+
+    def rule_names(self) -> list[str]:
+        """Every rule's name in file order: `<column>_<check>` for column properties, then the
+        row and table rules' own names (lake.contracts.compile builds the rules)."""
+        names = [f"{c}_{check}" for c, spec in self.columns.items() for check in spec.checks()]
+        return names + [r.name for r in self.row_rules] + [r.name for r in self.table_rules]
+
     @model_validator(mode="after")
     def _unique_rule_names(self) -> Contract:
-        from lake.contracts.compile import rules  # compile names the column rules
-
         seen: set[str] = set()
-        for rule in rules(self):
-            if rule.name in seen:
+        for name in self.rule_names():
+            if name in seen:
                 raise ValueError(
-                    f"two rules are named {rule.name!r} (column rules are named "
+                    f"two rules are named {name!r} (column rules are named "
                     "<column>_not_null, _unique, _allowed_values, _between, _type); rename one"
                 )
-            seen.add(rule.name)
+            seen.add(name)
         return self
 
 
@@ -204,7 +234,9 @@ def load_contract(path: str | Path) -> Contract:
 
 def contracts_dir() -> Path:
     """The contracts folder: CLAIMHOUSE_CONTRACTS when set, else expectations/contracts/."""
-    return Path(os.environ.get("CLAIMHOUSE_CONTRACTS") or CONTRACTS_DIR)
+    from lake.config import load_settings
+
+    return load_settings().contracts_dir
 
 
 def load_contracts(directory: str | Path | None = None) -> dict[str, Contract]:

@@ -1,8 +1,11 @@
-"""Gold: build the dbt project (dbt_project/) in this process's Spark session.
+"""Gold: build the dbt project (dbt_project/) in this process's Spark session, validate, publish.
 
-The SQL lives in dbt; this module only invokes it the way a dbt user would (`dbt build`),
-through dbtRunner so that dbt-spark's session method reuses the pipeline's SparkSession
-instead of starting a second JVM.
+The SQL lives in dbt; this module invokes it the way a dbt user would (`dbt build`), through
+dbtRunner so that dbt-spark's session method reuses the pipeline's SparkSession instead of
+starting a second JVM. dbt builds the marts into gold_build (the candidate), its tests run on
+them, then gold's contracts; only when no `fail` rule broke is the candidate copied into the
+release table in one commit, so every gold.* view switches to it at once (lake.storage). A
+rejected candidate stays readable as gold_build.* at the versions audit.layer_runs names.
 """
 
 from __future__ import annotations
@@ -10,19 +13,22 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pyspark.sql import SparkSession
 
-from lake.config import REPO_ROOT, Settings
-from lake.schemas import SILVER_ARTICLE_STORIES
-from lake.spark import JARS_DIR, LOG4J_CONF
+from lake.config import Settings
+from lake.contracts.enforce import candidates, enforce_tables
+from lake.contracts.run import ContractViolation
+from lake.layer import CandidateRejected, RunContext, Unit
+from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, SILVER_ARTICLE_STORIES
+from lake.spark import LOG4J_CONF
 from lake.storage import Lake, LakeError
 
-DBT_PROJECT_DIR = Path(os.environ.get("CLAIMHOUSE_DBT_PROJECT", REPO_ROOT / "dbt_project"))
-GOLD_TABLES = ("gold.facts", "gold.fact_evidence", "gold.fact_conflicts")
 # The tables dbt_project/ reads (its sources); gold is a function of these and the project.
 DBT_SOURCES = ("bronze.articles", "silver.claims", "silver.article_stories")
 # dbt tests the pipeline leaves out: the intermediate models' invariants (dbt_project.yml).
@@ -42,6 +48,30 @@ class GoldSummary:
     tests_warned: int = 0
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    unchanged: bool = False  # gold was built from these sources with this project already
+    # gold_build.* versions this build published (the release), once it passed
+    outputs: dict[str, int] = field(default_factory=dict)
+    contracts_s: float = 0.0
+
+    def describe(self) -> str:
+        """One line for the CLI and Dagster's run log."""
+        if self.unchanged:
+            return "gold: unchanged (built from these silver and bronze versions already)"
+        return (
+            f"gold: {self.models} dbt models built, {self.tests_passed} tests passed"
+            + (f", {self.tests_warned} warned" if self.tests_warned else "")
+            + ", contracts passed; published"
+        )
+
+    def metadata(self) -> dict[str, object]:
+        return {
+            "models": self.models,
+            "tests_passed": self.tests_passed,
+            "tests_warned": self.tests_warned,
+            "dbt_seconds": round(self.seconds, 3),
+            "contracts_s": round(self.contracts_s, 3),
+            "release": self.outputs,
+        }
 
 
 class GoldBuildError(LakeError):
@@ -53,7 +83,7 @@ def _dbt_environment(settings: Settings):
     """The variables profiles.yml and dbt_project.yml read, pointing at this run's warehouse."""
     values = {
         "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
-        "CLAIMHOUSE_JARS_DIR": str(JARS_DIR),
+        "CLAIMHOUSE_JARS_DIR": str(settings.jars_dir),
         "CLAIMHOUSE_LOG4J": str(LOG4J_CONF),
         "CLAIMHOUSE_SPARK_MASTER": settings.spark_master,
         "CLAIMHOUSE_DBT_TARGET": "local",
@@ -76,9 +106,9 @@ def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list
     return [
         command,
         "--project-dir",
-        str(DBT_PROJECT_DIR),
+        str(settings.dbt_project),
         "--profiles-dir",
-        str(DBT_PROJECT_DIR),
+        str(settings.dbt_project),
         "--target-path",
         str(work / "target"),
         "--log-path",
@@ -93,69 +123,88 @@ def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list
 
 
 def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSummary:
-    """`dbt build` against the current silver tables: the models and the data tests on sources
-    and marts. dbt's unit tests check the SQL on fixed inputs, not the data, so (as dbt advises
-    for production runs) they are left to development and CI (`dbt build` in dbt_project/, or
-    run_unit_tests), as are the intermediate models' invariant tests (tag `internal`)."""
+    """`dbt build` against the current silver tables: the models (the candidate, in
+    gold_build) and the data tests on sources and marts. dbt's unit tests check the SQL on
+    fixed inputs, not the data, so (as dbt advises for production runs) they are left to
+    development and CI (`dbt build` in dbt_project/, or run_unit_tests), as are the
+    intermediate models' invariant tests (tag `internal`). Publishes nothing."""
     lake = Lake(spark, settings.warehouse)
     lake.forget_other_warehouses()
     # A dbt source must exist: before any grouping, every article is a story of its own.
     lake.ensure(SILVER_ARTICLE_STORIES)
-    _stamp_path(lake).unlink(missing_ok=True)
-    # The sources' versions before dbt reads them: a commit to silver during the build makes
-    # the stamp stale, so the next run builds again instead of calling gold current.
-    sources = _versions(lake, DBT_SOURCES)
     args = dbt_args(
         "build", settings, run_id, "--exclude-resource-type", "unit_test", "--exclude", INTERNAL
     )
-    summary = _invoke(spark, settings, args, "build")
-    stamp = _inputs_stamp(lake)
-    stamp["versions"].update(sources)
-    _stamp_path(lake).write_text(json.dumps(stamp, indent=1))
+    return _invoke(spark, settings, args, "build")
+
+
+def validate_candidate(ctx: RunContext, versions: dict[str, int]) -> None:
+    """Gold's contracts on the candidate at `versions` (gold_build.* -> Delta version); the
+    rules that join gold tables read the candidate's, not the published ones."""
+    will_be = {
+        GOLD_RELEASE.published(t): ctx.lake.read(
+            GOLD_RELEASE.built(t), version=versions[GOLD_RELEASE.built(t)]
+        )
+        for t in GOLD_RELEASE.tables
+    }
+    with candidates(ctx.spark, will_be) as bindings:
+        enforce_tables(ctx.spark, ctx.lake, list(will_be.items()), ctx.run_id, bindings=bindings)
+
+
+def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
+    """Build the candidate, run its dbt tests and contracts; a candidate that passed is
+    copied into the release table in one commit."""
+    try:
+        summary = build_gold(ctx.spark, ctx.settings, ctx.run_id)
+    except GoldBuildError as failure:
+        raise CandidateRejected(str(failure), _built_versions(ctx.lake), failure) from failure
+    versions = _built_versions(ctx.lake)
+    started = time.perf_counter()
+    try:
+        validate_candidate(ctx, versions)
+    except ContractViolation as violation:
+        where = ", ".join(f"{t} version {v}" for t, v in sorted(versions.items()))
+        raise CandidateRejected(
+            f"{violation} The candidate was not published: gold.* still shows the previous "
+            f"release; the candidate is readable as {where}.",
+            versions,
+            violation,
+        ) from violation
+    summary.contracts_s = time.perf_counter() - started
+    release = ctx.lake.publish(GOLD_RELEASE, versions, ctx.run_id)
+    summary.outputs = {**versions, GOLD_RELEASE.store: release}
     return summary
 
 
-def gold_is_current(lake: Lake) -> bool:
-    """True when the last successful build_gold read the sources at their current Delta
-    versions with the same dbt project, and no one has written gold since: a rebuild would
-    only add identical versions."""
-    stamp = _stamp_path(lake)
-    if not stamp.exists():
-        return False
-    try:
-        return json.loads(stamp.read_text()) == _inputs_stamp(lake)
-    except (ValueError, LakeError):
-        return False
+def _built_versions(lake: Lake) -> dict[str, int]:
+    return {t: lake.version(t) for t in GOLD_BUILD_TABLES if lake.exists(t)}
 
 
-def _stamp_path(lake: Lake) -> Path:
-    return lake.root / "_dbt" / "built_from.json"
+UNIT = Unit(
+    name="gold",
+    inputs=DBT_SOURCES,
+    outputs=(*GOLD_BUILD_TABLES, GOLD_RELEASE.store),
+    build=_build,
+    doing="dbt build (reconcile claims into facts), then gold's contracts",
+    code_version=lambda settings: project_digest(settings.dbt_project),
+    unchanged=lambda: GoldSummary(unchanged=True),
+)
 
 
-def _versions(lake: Lake, tables) -> dict[str, int]:
-    return {t: lake.version(t) for t in tables if lake.exists(t)}
-
-
-def _inputs_stamp(lake: Lake) -> dict:
-    versions = _versions(lake, (*DBT_SOURCES, *GOLD_TABLES))
-    if len(versions) < len(DBT_SOURCES) + len(GOLD_TABLES):
-        raise LakeError("gold or one of its sources is missing")
-    return {"versions": versions, "project": _project_digest()}
-
-
-def dbt_project_files() -> list[Path]:
+def dbt_project_files(project: Path) -> list[Path]:
     """The dbt project's own files, sorted: not dbt's outputs (target/, logs/) nor hidden ones."""
     found = []
-    for folder, dirs, names in os.walk(DBT_PROJECT_DIR):
+    for folder, dirs, names in os.walk(project):
         dirs[:] = [d for d in dirs if d not in _NOT_PROJECT_FILES and not d.startswith(".")]
         found += [Path(folder) / name for name in names if not name.startswith(".")]
     return sorted(found)
 
 
-def _project_digest() -> str:
+def project_digest(project: Path) -> str:
+    """sha256 over the dbt project's files: gold's code version."""
     digest = hashlib.sha256()
-    for path in dbt_project_files():
-        digest.update(str(path.relative_to(DBT_PROJECT_DIR)).encode())
+    for path in dbt_project_files(project):
+        digest.update(str(path.relative_to(project)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
@@ -170,9 +219,9 @@ def run_unit_tests(spark: SparkSession, settings: Settings) -> GoldSummary:
 def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: str) -> GoldSummary:
     from dbt.cli.main import dbtRunner
 
-    if not (DBT_PROJECT_DIR / "dbt_project.yml").exists():
+    if not (settings.dbt_project / "dbt_project.yml").exists():
         raise GoldBuildError(
-            f"dbt project not found at {DBT_PROJECT_DIR}: set CLAIMHOUSE_DBT_PROJECT to the "
+            f"dbt project not found at {settings.dbt_project}: set CLAIMHOUSE_DBT_PROJECT to the "
             "folder holding dbt_project.yml"
         )
     saved_conf = {key: spark.conf.get(key, None) for key in _TOUCHED_CONF}
@@ -204,7 +253,7 @@ def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: s
     if summary.failures or not result.success:
         details = "\n  ".join(summary.failures) or "see <warehouse>/_dbt/logs/dbt.log"
         raise GoldBuildError(
-            f"gold: dbt {command} failed in {DBT_PROJECT_DIR}:\n  {details}\n"
+            f"gold: dbt {command} failed in {settings.dbt_project}:\n  {details}\n"
             f"Fix the model or data, then rerun; logs in {settings.warehouse / '_dbt' / 'logs'}"
         )
     return summary

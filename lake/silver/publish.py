@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -15,8 +15,9 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import ArrayType, StringType, StructField, StructType
 
-from lake.config import DEFAULT_EXTRACT_BUDGET_S
+from lake.config import Settings
 from lake.contracts.enforce import enforce
+from lake.layer import RunContext, Unit
 from lake.schemas import (
     BRONZE_ARTICLES,
     SILVER_CLAIMS,
@@ -48,6 +49,30 @@ class SilverSummary:
     extractor_version: str
     extraction_s: float = 0.0  # running the extractor over the articles, before any write
     failed: int = 0  # articles whose extraction raised or ran past its budget (see the log)
+
+    def describe(self) -> str:
+        """One line for the CLI and Dagster's run log."""
+        if self.articles_processed < 0:
+            return f"silver: claims unchanged (no new article; extractor {self.extractor_version})"
+        return (
+            f"silver: {self.claims} claims from {self.articles_processed} new articles, "
+            f"{self.quarantined} quarantined (extractor {self.extractor_version})"
+            + (
+                f"; {self.failed} articles not extracted (see silver.extractions.error)"
+                if self.failed
+                else ""
+            )
+        )
+
+    def metadata(self) -> dict[str, object]:
+        return {
+            "articles_processed": max(self.articles_processed, 0),
+            "claims_this_run": self.claims,
+            "rows_quarantined": self.quarantined,
+            "articles_failed": self.failed,
+            "extractor_version": self.extractor_version,
+            "extraction_s": round(self.extraction_s, 3),
+        }
 
 
 # Every column null: a missing key would reach Arrow as NaN, which no array column takes.
@@ -102,17 +127,20 @@ def extract_new(
     lake: Lake,
     run_id: str,
     version: str = EXTRACTOR_VERSION,
-    budget_s_per_100kb: float = DEFAULT_EXTRACT_BUDGET_S,
+    budget_s_per_100kb: float = Settings.extract_budget_s,
+    bronze_version: int | None = None,
 ) -> SilverSummary:
     """Extract claims from articles this extractor version has not processed yet, or whose
     publication time or outlet changed since (a corrected sidecar): relative dates resolve
-    against the publication time, so such an article's claims are extracted again."""
+    against the publication time, so such an article's claims are extracted again.
+    bronze.articles is read at `bronze_version` (default: its current version)."""
     for spec in (SILVER_CLAIMS, SILVER_CLAIMS_QUARANTINE, SILVER_EXTRACTIONS):
         lake.ensure(spec)
     done = lake.read(SILVER_EXTRACTIONS.name).where(F.col("extractor_version") == version)
     # Pinned: `todo` is read again when the extraction log is written, and articles another
     # process ingests meanwhile must wait for the next run, not get an empty log row.
-    bronze_version = lake.version(BRONZE_ARTICLES.name)
+    if bronze_version is None:
+        bronze_version = lake.version(BRONZE_ARTICLES.name)
     articles = lake.read(BRONZE_ARTICLES.name, version=bronze_version).alias("a")
     same = (
         (F.col("a.article_id") == F.col("d.article_id"))
@@ -250,3 +278,24 @@ def _merge_claims(spark: SparkSession, lake: Lake, good, version: str, articles)
         .whenNotMatchedBySourceDelete(condition=f"t.extractor_version <> '{version}'")
         .execute()
     )
+
+
+def _build(ctx: RunContext, inputs: Mapping[str, int]) -> SilverSummary:
+    return extract_new(
+        ctx.spark,
+        ctx.lake,
+        ctx.run_id,
+        budget_s_per_100kb=ctx.settings.extract_budget_s,
+        bronze_version=inputs[BRONZE_ARTICLES.name],
+    )
+
+
+UNIT = Unit(
+    name="silver.claims",
+    inputs=(BRONZE_ARTICLES.name,),
+    outputs=(SILVER_CLAIMS.name, SILVER_CLAIMS_QUARANTINE.name, SILVER_EXTRACTIONS.name),
+    build=_build,
+    doing="extracting claims from new articles",
+    code_version=lambda settings: EXTRACTOR_VERSION,
+    unchanged=lambda: SilverSummary(-1, 0, 0, EXTRACTOR_VERSION),
+)

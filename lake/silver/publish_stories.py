@@ -18,12 +18,15 @@ STORY_METHOD, regroups everything.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from lake.contracts.enforce import candidates, enforce
+from lake.layer import RunContext, Unit
 from lake.schemas import BRONZE_ARTICLES, SILVER_ARTICLE_STORIES, SILVER_ARTICLE_TERMS
 from lake.silver.stories import (
     STORY_METHOD,
@@ -66,13 +69,28 @@ class StoriesSummary:
             )
         return "silver: stories unchanged (no new article)"
 
+    def metadata(self) -> dict[str, object]:
+        return {
+            "placement": self.mode,
+            "articles": self.articles,
+            "stories": max(self.stories, 0),
+            "new_articles": self.new_articles,
+            "rows_changed_this_run": self.changed,
+        }
 
-def publish_stories(spark: SparkSession, lake: Lake, run_id: str) -> StoriesSummary:
+
+def publish_stories(
+    spark: SparkSession, lake: Lake, run_id: str, bronze_version: int | None = None
+) -> StoriesSummary:
     """Place the articles that have no story by this STORY_METHOD yet; write only the rows
-    that changed. Nothing to do (no job beyond one check) when there are none."""
+    that changed, after silver.article_stories' contract passed on the table they would make.
+    Nothing to do (no job beyond one check) when there are none. bronze.articles is read at
+    `bronze_version` (default: its current version)."""
     for spec in (SILVER_ARTICLE_TERMS, SILVER_ARTICLE_STORIES):
         lake.ensure(spec)
-    articles = lake.read(BRONZE_ARTICLES.name).select("article_id", "title", "body", "published_at")
+    articles = lake.read(BRONZE_ARTICLES.name, version=bronze_version).select(
+        "article_id", "title", "body", "published_at"
+    )
     current = (
         lake.read(SILVER_ARTICLE_STORIES.name)
         .where(F.col("story_method") == STORY_METHOD)
@@ -93,7 +111,7 @@ def publish_stories(spark: SparkSession, lake: Lake, run_id: str) -> StoriesSumm
         assigned = _group_all(articles, _Terms(stored, stats, day, n))
     else:
         assigned = _group_new(new, current, _Terms(stored, stats, day, n))
-    changed = _write_changed(lake, assigned, current, run_id)
+    changed = _write_changed(lake, assigned, current, run_id, articles.select("article_id"))
     stories = (
         lake.read(SILVER_ARTICLE_STORIES.name)
         .where(F.col("story_method") == STORY_METHOD)
@@ -224,26 +242,55 @@ def _group_new(new: DataFrame, current: DataFrame, terms: _Terms) -> DataFrame:
     return grouped.join(names, "group_id").select("article_id", "story_id")
 
 
-def _write_changed(lake: Lake, assigned: DataFrame, current: DataFrame, run_id: str) -> int:
+def _write_changed(
+    lake: Lake, assigned: DataFrame, current: DataFrame, run_id: str, articles: DataFrame
+) -> int:
     """Upsert the rows of `assigned` (article_id, story_id: whole stories) whose story or size
-    differs from the current row; returns how many."""
+    differs from the current row, once the table they would make passes its contract (every
+    article of the pinned bronze version has one story); returns how many."""
     size = assigned.groupBy("story_id").agg(F.count("*").cast("int").alias("story_size"))
     changed = (
         assigned.join(size, "story_id")
         .join(current, ["article_id", "story_id", "story_size"], "left_anti")
+        .select(
+            "article_id",
+            "story_id",
+            "story_size",
+            F.lit(STORY_METHOD).alias("story_method"),
+            F.lit(datetime.now(UTC)).cast("timestamp").alias("grouped_at"),
+            F.lit(run_id).alias("run_id"),
+        )
         .localCheckpoint(eager=True)
     )
     n_changed = changed.count()
     if n_changed:
-        lake.merge_upsert(
-            SILVER_ARTICLE_STORIES,
-            changed.select(
-                "article_id",
-                "story_id",
-                "story_size",
-                F.lit(STORY_METHOD).alias("story_method"),
-                F.lit(datetime.now(UTC)).cast("timestamp").alias("grouped_at"),
-                F.lit(run_id).alias("run_id"),
-            ),
+        table = lake.read(SILVER_ARTICLE_STORIES.name)
+        will_be = table.join(changed.select("article_id"), "article_id", "left_anti").unionByName(
+            changed
         )
+        with candidates(lake.spark, {"bronze.articles": articles}) as bindings:
+            enforce(
+                lake.spark,
+                lake,
+                SILVER_ARTICLE_STORIES.name,
+                will_be,
+                run_id,
+                bindings=bindings,
+            )
+        lake.merge_upsert(SILVER_ARTICLE_STORIES, changed)
     return n_changed
+
+
+def _build(ctx: RunContext, inputs: Mapping[str, int]) -> StoriesSummary:
+    return publish_stories(ctx.spark, ctx.lake, ctx.run_id, inputs[BRONZE_ARTICLES.name])
+
+
+UNIT = Unit(
+    name="silver.stories",
+    inputs=(BRONZE_ARTICLES.name,),
+    outputs=(SILVER_ARTICLE_TERMS.name, SILVER_ARTICLE_STORIES.name),
+    build=_build,
+    doing="grouping articles into stories",
+    code_version=lambda settings: f"{STORY_METHOD} {TERMS_METHOD}",
+    unchanged=lambda: StoriesSummary(-1, -1, 0),
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from lake.bronze.ingest import IngestSummary, ingest
+from lake.contracts import CONTRACTS_DIR, ContractViolation
 
 from ..conftest import SEEDS
 
@@ -20,7 +22,7 @@ LIMIT = 5 * 1024 * 1024
 
 
 def run(spark, lake, folder: Path, run_id: str, limit: int = LIMIT) -> IngestSummary:
-    return ingest(spark, lake, folder, run_id, limit)
+    return ingest(spark, lake, folder, run_id, limit, validate=False)
 
 
 def table(lake, name: str, *cols: str) -> set[tuple]:
@@ -111,6 +113,11 @@ def bad_folder(tmp_path: Path) -> Path:
     return folder
 
 
+def counts(summary: IngestSummary) -> IngestSummary:
+    """The summary's counts, without its reasons (tested once, below)."""
+    return dataclasses.replace(summary, reject_reasons=())
+
+
 EXPECTED_REJECTS = {
     "empty.txt": "empty file (0 bytes)",
     "blank.md": "only whitespace: no article text",
@@ -130,8 +137,20 @@ def test_bad_files_are_rejected_with_reasons(spark, lake, bad_folder):
     # 14 visible files: 3 articles, 1 duplicate, 8 rejects, 2 sidecars (broken.json and
     # story.json both belong to an article); .hidden.txt is not seen.
     # 11 read: huge.txt, report.pdf and orphan.json are rejected from the listing alone.
-    assert summary == IngestSummary("r1", 14, 3, 0, 1, 8, 2, files_read=11)
+    assert counts(summary) == IngestSummary("r1", 14, 3, 0, 1, 8, 2, files_read=11)
     assert summary.accounted == summary.files_seen
+    # The run's summary counts rejects by kind of reason.
+    assert dict(summary.reject_reasons) == {
+        "binary file": 1,
+        "empty file": 1,
+        "file is N bytes, over the N-byte limit": 1,
+        "metadata sidecar with no article of the same name": 1,
+        "not valid UTF-8 text": 1,
+        "only whitespace": 1,
+        "sidecar is not valid JSON": 1,
+        "unsupported file type '.pdf'": 1,
+    }
+    assert "Rejected: 1 binary file; 1 empty file; " in summary.describe()
     rejects = {r["source_uri"]: r["reason"] for r in lake.read("bronze.rejects").collect()}
     original_id = hashlib.sha256(
         (SEEDS / "004_953d131a4f74b23f.txt").read_text().strip().encode()
@@ -162,7 +181,7 @@ def test_rejects_are_not_repeated_on_rerun(spark, lake, bad_folder):
     again = run(spark, lake, bad_folder, "r2", limit=3000)
     # Read again: the 5 rejected articles, broken.txt's sidecar and the duplicate; the three
     # articles in bronze (and story.md's sidecar) are unchanged without a read.
-    assert again == IngestSummary("r2", 14, 0, 3, 1, 8, 2, files_read=7)
+    assert counts(again) == IngestSummary("r2", 14, 0, 3, 1, 8, 2, files_read=7)
     assert lake.count("bronze.rejects") == 9
     assert table(lake, "bronze.rejects", "run_id") == {("r1",)}
 
@@ -207,7 +226,7 @@ def test_remote_folders_read_by_spark_give_the_same_outcomes(spark, lake, bad_fo
 
     monkeypatch.setattr(ingest_module, "_workers_read_local", lambda wanted: False)
     summary = run(spark, lake, bad_folder, "r1", limit=3000)
-    assert summary == IngestSummary("r1", 14, 2, 0, 1, 9, 2, files_read=11)
+    assert counts(summary) == IngestSummary("r1", 14, 2, 0, 1, 9, 2, files_read=11)
     rejects = {r["source_uri"]: r["reason"] for r in lake.read("bronze.rejects").collect()}
     assert rejects["_draft.txt"] == ingest_module._VANISHED
     assert {k: v for k, v in rejects.items() if k in EXPECTED_REJECTS} == EXPECTED_REJECTS
@@ -306,11 +325,11 @@ def test_a_file_still_being_written_is_left_for_the_next_run(spark, lake, tmp_pa
     time.sleep(4)  # the change time cannot be set back; old.txt settles by waiting
     (folder / "copying.txt").write_text("The council said 12 homes were")
     (folder / "copying.json").write_text('{"outlet": "The Ledger"}')
-    first = ingest(spark, lake, folder, "r1", LIMIT, settle_s=3)
+    first = ingest(spark, lake, folder, "r1", LIMIT, settle_s=3, validate=False)
     assert first == IngestSummary("r1", 3, 1, 0, 0, 0, 0, files_read=1, not_settled=2)
     log = {r["source_uri"]: r["outcome"] for r in lake.read("bronze.ingest_log").collect()}
     assert log == {"old.txt": "new", "copying.txt": "not_settled", "copying.json": "not_settled"}
-    second = ingest(spark, lake, folder, "r2", LIMIT, settle_s=0)
+    second = ingest(spark, lake, folder, "r2", LIMIT, settle_s=0, validate=False)
     assert (second.new_articles, second.unchanged, second.sidecars) == (1, 1, 1)
     outlets = table(lake, "bronze.articles", "source_uri", "outlet")
     assert outlets == {("old.txt", None), ("copying.txt", "The Ledger")}
@@ -340,3 +359,41 @@ def test_a_late_or_corrected_sidecar_updates_the_articles_metadata_with_history(
     assert (again.updated, again.unchanged) == (0, 1)
     log = table(lake, "bronze.ingest_log", "run_id", "source_uri", "outcome")
     assert ("r2", "a.txt", "updated") in log and ("r3", "a.txt", "updated") in log
+
+
+def test_bronze_checks_its_candidate_before_writing_it(spark, lake, tmp_path, monkeypatch):
+    """The batch is validated against bronze's contracts before its MERGEs: a broken `fail`
+    rule writes no article and no log row, so a rerun meets the same failure instead of
+    passing over it; a batch that passes is written with its results in audit.dq_results."""
+    contracts = tmp_path / "contracts"
+    shutil.copytree(CONTRACTS_DIR, contracts)
+    log = contracts / "bronze.ingest_log.yml"
+    log.write_text(
+        log.read_text().replace(
+            "row_rules:\n",
+            "row_rules:\n"
+            "  - name: no_new_files\n"
+            "    description: a team that freezes its input\n"
+            "    severity: fail\n"
+            "    predicate: outcome <> 'new'\n",
+        )
+    )
+    monkeypatch.setenv("CLAIMHOUSE_CONTRACTS", str(contracts))
+    for run_id in ("r1", "r2"):
+        with pytest.raises(ContractViolation, match="bronze.ingest_log: rule no_new_files"):
+            ingest(spark, lake, SEEDS, run_id, LIMIT)
+        assert (lake.count("bronze.articles"), lake.count("bronze.ingest_log")) == (0, 0)
+    broken = lake.read("audit.dq_results").where("rule = 'no_new_files'").collect()
+    assert [(r["run_id"], r["passed"], r["unexpected_count"]) for r in broken] == [
+        ("r1", False, 5),
+        ("r2", False, 5),
+    ]
+
+    monkeypatch.delenv("CLAIMHOUSE_CONTRACTS")
+    assert ingest(spark, lake, SEEDS, "r3", LIMIT).new_articles == 5
+    checked = lake.read("audit.dq_results").where("run_id = 'r3'").collect()
+    assert {r["table_name"] for r in checked} == {"bronze.articles", "bronze.ingest_log"}
+    assert all(r["passed"] for r in checked)
+    # The accounting rule judged the candidate: the articles this run was about to add.
+    accounted = next(r for r in checked if r["rule"] == "file_accounted_for")
+    assert (accounted["element_count"], accounted["unexpected_count"]) == (5, 0)

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,20 +11,9 @@ from typer.testing import CliRunner
 from lake.bronze.ingest import ingest
 from lake.cli import app
 
-from ..conftest import SEEDS, contracts_with_strict_attribution
+from ..conftest import SEEDS, claimhouse, contracts_with_strict_attribution
 
-CLAIMHOUSE = str(Path(sys.executable).parent / "claimhouse")
 runner = CliRunner()
-
-
-def claimhouse(
-    *args: str, timeout: int = 600, env_extra: dict | None = None
-) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
-    env.update(env_extra or {})
-    return subprocess.run(
-        [CLAIMHOUSE, *args], capture_output=True, text=True, timeout=timeout, env=env
-    )
 
 
 # Argument errors are caught before Spark starts: these run in well under a second each.
@@ -75,7 +61,7 @@ def populated(spark, tmp_path_factory):
     from lake.storage import Lake
 
     warehouse = tmp_path_factory.mktemp("cli") / "warehouse"
-    ingest(spark, Lake(spark, warehouse), SEEDS, "r1", 5 * 1024 * 1024)
+    ingest(spark, Lake(spark, warehouse), SEEDS, "r1", 5 * 1024 * 1024, validate=False)
     return warehouse
 
 
@@ -142,12 +128,12 @@ def test_history_of_missing_table(populated):
 
 
 @pytest.mark.slow
-def test_run_end_to_end_twice(spark, tmp_path):
+def test_run_end_to_end_twice(spark, cli_run):
     """The real console script in its own JVM: exit code 0, counts printed. The rerun goes
     through the same command in this test's Spark session, which never saw the warehouse:
     everything it knows comes from disk."""
-    args = ("run", "--input", str(SEEDS), "--warehouse", str(tmp_path / "wh"))
-    first = claimhouse(*args)
+    warehouse, first = cli_run
+    args = ("run", "--input", str(SEEDS), "--warehouse", str(warehouse))
     assert first.returncode == 0, first.stderr
     text = " ".join(first.stdout.split())
     assert (
@@ -164,8 +150,8 @@ def test_run_end_to_end_twice(spark, tmp_path):
     assert "silver: stories unchanged (no new article)" in again
     # Nothing new reached silver: dbt does not run, gold keeps its Delta version.
     assert "gold: unchanged (built from these silver and bronze versions already)" in again
-    assert "gold.facts │ 21 │ 1" in again
-    assert (tmp_path / "wh" / "bronze" / "articles" / "_delta_log").is_dir()
+    assert "gold.facts │ 21 │ 0" in again
+    assert (warehouse / "bronze" / "articles" / "_delta_log").is_dir()
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()
     assert not (Path.cwd() / "spark-warehouse").exists()

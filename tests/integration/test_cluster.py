@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from lake.gold.compare import gold_differences
+from evaluation.compare import gold_differences
 from lake.standalone import standalone_cluster
 
-from ..conftest import SEEDS
-from .test_cli import claimhouse
+from ..conftest import SEEDS, claimhouse
 
 pytestmark = pytest.mark.slow
 

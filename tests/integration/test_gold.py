@@ -6,16 +6,22 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 from pyspark.sql import functions as F
 
-from lake.gold.build import DBT_PROJECT_DIR, build_gold, run_unit_tests
-from lake.gold.score import score_lake
+from evaluation.facts import score_lake
+from lake.gold import build as gold_unit
+from lake.gold.build import run_unit_tests
+from lake.layer import execute, open_run
+from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE
 from lake.storage import Lake
 
 from ..conftest import REPO
+
+DBT_PROJECT = REPO / "dbt_project"
 
 
 def _fact(lake: Lake, measure_key: str):
@@ -28,9 +34,10 @@ def test_dbt_models_and_data_tests_pass(gold):
     _, _, summary, _ = gold
     assert summary.failures == []
     assert summary.models == 12
-    # 36 generic and 2 singular data tests; the pipeline's build leaves out the unit tests and
-    # the 17 tests tagged internal (the intermediate models' invariants)
-    assert summary.tests_passed == 38
+    # 37 generic data tests; the pipeline's build leaves out the unit tests and the 17 tests
+    # tagged internal (the intermediate models' invariants). The rules across gold's tables
+    # are gold's contracts (expectations/contracts/gold.*.yml).
+    assert summary.tests_passed == 37
 
 
 def test_dbt_unit_tests_pass(gold, spark):
@@ -131,7 +138,9 @@ def test_a_rebuild_keeps_fact_ids_and_adds_delta_versions(gold, spark):
     lake, settings, _, _ = gold
     before_ids = {r[0] for r in lake.read("gold.facts").select("fact_id").collect()}
     before_version = lake.version("gold.facts")
-    build_gold(spark, settings, "g2")
+    with open_run(spark, settings, "g2") as ctx:
+        assert execute(gold_unit.UNIT, ctx).status == "unchanged"
+        assert execute(gold_unit.UNIT, ctx, force=True).status == "published"
     after = lake.read("gold.facts")
     assert {r[0] for r in after.select("fact_id").collect()} == before_ids
     assert {r[0] for r in after.select("run_id").distinct().collect()} == {"g2"}
@@ -152,14 +161,14 @@ def test_dbt_build_and_docs_from_a_shell(gold, tmp_path):
         **os.environ,
         "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
         "PYSPARK_PYTHON": sys.executable,
-        "PWD": str(DBT_PROJECT_DIR),
+        "PWD": str(DBT_PROJECT),
     }
     artifacts = ["--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs")]
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [dbt, *args, *artifacts],
-            cwd=DBT_PROJECT_DIR,
+            cwd=DBT_PROJECT,
             env=env,
             capture_output=True,
             text=True,
@@ -169,7 +178,8 @@ def test_dbt_build_and_docs_from_a_shell(gold, tmp_path):
     # build = run + test: the selected models, their data tests and their unit tests.
     built = run("build", "--select", "int_claims_reconciled+")
     assert built.returncode == 0, built.stdout[-3000:]
-    assert "lake tables registered" in built.stdout
+    # Gold as readers see it: the release's views, beside the tables dbt builds.
+    assert "lake tables and 3 gold views registered" in built.stdout
     assert "PASS int_claims_reconciled::reconcile_agreement_disjoint_vague" in built.stdout
     # The intermediate models' invariants (tag internal), which the pipeline leaves out.
     assert "PASS unique_int_claims_reconciled_claim_id" in built.stdout
@@ -179,5 +189,50 @@ def test_dbt_build_and_docs_from_a_shell(gold, tmp_path):
     assert "model.claimhouse.facts" in catalog and "consensus_text" in catalog
     # The shell's Derby metastore stayed inside the warehouse.
     assert (settings.warehouse / "_spark" / "metastore_db").is_dir()
-    assert not (DBT_PROJECT_DIR / "metastore_db").exists()
+    assert not (DBT_PROJECT / "metastore_db").exists()
     shutil.rmtree(tmp_path / "target", ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_readers_never_see_two_releases_at_once(spark, gold, tmp_path):
+    """Twenty releases back to back, alternating between two candidates whose facts have
+    different ids; a reader polling gold.fact_evidence joined to gold.facts through the views
+    (another session, as a SQL endpoint's clients are) never finds evidence whose fact is
+    missing, nor facts of one release beside conflicts of the other."""
+    shutil.copytree(gold[1].warehouse, tmp_path / "wh")
+    lake = Lake(spark, tmp_path / "wh")
+    lake.register_all()
+    first = {t: lake.version(t) for t in GOLD_BUILD_TABLES}
+    # A second candidate: the same rows under other fact ids.
+    for table in GOLD_BUILD_TABLES:
+        renamed = lake.read(table).withColumn("fact_id", F.concat("fact_id", F.lit("-b")))
+        renamed.write.format("delta").mode("overwrite").save(str(lake.path(table)))
+    second = {t: lake.version(t) for t in GOLD_BUILD_TABLES}
+
+    reader = spark.newSession()
+    query = """
+        SELECT
+          (SELECT count(*) FROM gold.fact_evidence e LEFT ANTI JOIN gold.facts f
+             ON f.fact_id = e.fact_id) AS dangling_evidence,
+          (SELECT count(*) FROM gold.fact_conflicts c LEFT ANTI JOIN gold.facts f
+             ON f.fact_id = c.fact_id) AS dangling_conflicts,
+          (SELECT count(*) FROM gold.facts) AS facts
+    """
+    seen, stop = [], threading.Event()
+
+    def poll():
+        while not stop.is_set():
+            seen.append(reader.sql(query).first().asDict())
+
+    polling = threading.Thread(target=poll)
+    polling.start()
+    try:
+        for i in range(20):
+            lake.publish(GOLD_RELEASE, second if i % 2 == 0 else first, f"r{i}")
+    finally:
+        stop.set()
+        polling.join()
+    assert len(seen) >= 5
+    assert [r for r in seen if r["dangling_evidence"] or r["dangling_conflicts"]] == []
+    assert {r["facts"] for r in seen} == {lake.count("gold.facts")}
+    assert lake.version(GOLD_RELEASE.store) >= 20

@@ -3,12 +3,19 @@ the good ones reach it; a rerun with nothing new leaves gold alone."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from pyspark.sql import functions as F
+from typer.testing import CliRunner
 
+from lake.cli import app
 from lake.config import load_settings
-from lake.gold.build import GOLD_TABLES, gold_is_current
+from lake.contracts import CONTRACTS_DIR
+from lake.gold import build as gold
+from lake.layer import execute, is_current, open_run
 from lake.pipeline import run_pipeline
+from lake.schemas import AUDIT_LAYER_RUNS, GOLD_RELEASE, GOLD_TABLES
 from lake.storage import Lake
 
 from ..conftest import SEEDS, contracts_with_strict_attribution
@@ -44,20 +51,18 @@ def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
     # Rerun: no new file, so silver and bronze keep their versions and dbt does not run.
     versions = {table: lake.version(table) for table in GOLD_TABLES}
     again = run_pipeline(spark, settings, "strict2")
-    assert (again.gold_current, again.gold) == (True, None)
+    assert again.gold.unchanged and again.results["gold"].status == "unchanged"
+    assert again.results["silver.claims"].status == "unchanged"
     assert {table: lake.version(table) for table in GOLD_TABLES} == versions
-    assert again.silver.articles_processed == 0
     # Any new silver version (here: one claim rewritten) makes gold stale again.
     clean = lake.version("silver.claims")
     claims.limit(1).write.format("delta").mode("append").save(str(lake.path("silver.claims")))
-    assert not gold_is_current(lake)
+    assert not is_current(lake, gold.UNIT, settings)
     spark.sql(f"RESTORE TABLE delta.`{lake.path('silver.claims')}` TO VERSION AS OF {clean}")
 
-    # A writer commits to silver while dbt builds: the stamp keeps the versions dbt started
-    # from, so the next run rebuilds instead of calling gold current.
-    import lake.gold.build as gold_build
-
-    real_invoke = gold_build._invoke
+    # A writer commits to silver while dbt builds: the unit recorded the versions it pinned
+    # before dbt read them, so the next run rebuilds instead of calling gold current.
+    real_invoke = gold._invoke
 
     def invoke_while_silver_changes(*args, **kwargs):
         summary = real_invoke(*args, **kwargs)
@@ -67,8 +72,58 @@ def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
         )
         return summary
 
-    monkeypatch.setattr(gold_build, "_invoke", invoke_while_silver_changes)
+    monkeypatch.setattr(gold, "_invoke", invoke_while_silver_changes)
     silver_before = lake.version("silver.claims")
-    gold_build.build_gold(spark, settings, "strict3")
+    with open_run(spark, settings, "strict3") as ctx:
+        assert execute(gold.UNIT, ctx, force=True).inputs["silver.claims"] == silver_before
     assert lake.version("silver.claims") == silver_before + 1
-    assert not gold_is_current(lake)
+    assert not is_current(lake, gold.UNIT, settings)
+
+
+@pytest.mark.slow
+def test_a_gold_candidate_that_breaks_a_fail_rule_is_not_published(
+    spark, gold, tmp_path, monkeypatch
+):
+    """A broken `fail` rule in gold leaves gold.* exactly as it was (same release version, same
+    rows); the run exits 1 naming the rule; the candidate stays readable where it was built."""
+    shutil.copytree(gold[1].warehouse, tmp_path / "warehouse")  # the seeds, every layer built
+    settings = load_settings(warehouse=tmp_path / "warehouse", input_dir=SEEDS)
+    lake = Lake(spark, settings.warehouse)
+    before = {t: sorted(map(tuple, lake.read(t).collect())) for t in GOLD_TABLES}
+    release = lake.version(GOLD_RELEASE.store)
+
+    # Gold becomes stale (a new silver version), and a stricter gold contract says no fact may
+    # be single-sourced, which the seeds' gold breaks.
+    lake.read("silver.claims").limit(0).write.format("delta").mode("append").save(
+        str(lake.path("silver.claims"))
+    )
+    contracts = tmp_path / "contracts"
+    shutil.copytree(CONTRACTS_DIR, contracts)
+    facts = contracts / "gold.facts.yml"
+    facts.write_text(
+        facts.read_text().replace(
+            "row_rules:\n",
+            "row_rules:\n"
+            "  - name: no_single_source\n"
+            "    description: every fact has two sources\n"
+            "    severity: fail\n"
+            "    predicate: status <> 'single_source'\n",
+        )
+    )
+    monkeypatch.setenv("CLAIMHOUSE_CONTRACTS", str(contracts))
+    done = CliRunner().invoke(
+        app, ["run", "--input", str(SEEDS), "--warehouse", str(settings.warehouse)]
+    )
+    assert done.exit_code == 1, done.output
+    message = " ".join(done.stderr.split())
+    assert "gold.facts: rule no_single_source (severity fail) is broken by" in message
+    assert "The candidate was not published: gold.* still shows the previous release" in message
+
+    assert lake.version(GOLD_RELEASE.store) == release
+    assert {t: sorted(map(tuple, lake.read(t).collect())) for t in GOLD_TABLES} == before
+    (rejected,) = (
+        lake.read(AUDIT_LAYER_RUNS.name).where("unit = 'gold' AND status = 'rejected'").collect()
+    )
+    assert "no_single_source" in rejected["error"]
+    candidate = lake.read("gold_build.facts", version=rejected["outputs"]["gold_build.facts"])
+    assert candidate.where("status = 'single_source'").count() > 0

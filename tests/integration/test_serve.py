@@ -8,14 +8,16 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from pyhive import hive
+from thrift.transport.TTransport import TTransportException
 
 from lake.bronze.ingest import ingest
-from lake.gold.build import DBT_PROJECT_DIR
 from lake.silver.publish import extract_new
+from lake.users import add_user
 
 BIN = Path(sys.executable).parent
 BEELINE = Path(__import__("pyspark").__file__).parent / "bin" / "beeline"
@@ -33,9 +35,17 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
 
 
+READER, WRITER = ("ana", "reader-pass-1"), ("wes", "writer-pass-1")
+QUERY_TIMEOUT_S = 30
+
+
 @pytest.fixture(scope="module")
 def server(gold):
+    """`claimhouse serve-sql` on the seeds' warehouse with a reader and a writer, started with
+    an environment that would rebind Hive's Thrift service elsewhere (it must not)."""
     _, settings, _, _ = gold
+    add_user(settings.warehouse, *READER, role="reader")
+    add_user(settings.warehouse, *WRITER, role="writer")
     port = _free_port()
     proc = subprocess.Popen(
         [str(BIN / "claimhouse"), "serve-sql", "--port", str(port)]
@@ -43,27 +53,149 @@ def server(gold):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env=_env(),
+        env={
+            **_env(),
+            "HIVE_SERVER2_THRIFT_BIND_HOST": "0.0.0.0",
+            "CLAIMHOUSE_SQL_QUERY_TIMEOUT_S": str(QUERY_TIMEOUT_S),
+        },
     )
     lines: queue.Queue[str] = queue.Queue()
+    log: list[str] = []  # drained all along: a full pipe would block the server's logging
     threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()
+    threading.Thread(target=lambda: [log.append(x) for x in proc.stderr], daemon=True).start()
     first = lines.get(timeout=240)
-    assert first.startswith("serving"), first + proc.stderr.read()
+    assert first.startswith("serving"), first + "".join(log)
     assert f"jdbc:hive2://127.0.0.1:{port}/default" in first
     yield port, proc, lines
     proc.terminate()  # SIGTERM: a graceful stop
     assert proc.wait(timeout=60) == 0
     assert lines.get(timeout=5).strip() == "stopped"
+    # No credential reaches the server's log.
+    text = "".join(log)
+    assert READER[1] not in text and WRITER[1] not in text
 
 
-def _query(port: int, sql: str) -> list[tuple]:
-    conn = hive.connect(host="127.0.0.1", port=port, auth="NONE")
+def _connect(port: int, user: tuple[str, str] = READER):
+    return hive.connect(
+        host="127.0.0.1", port=port, auth="CUSTOM", username=user[0], password=user[1]
+    )
+
+
+def _query(port: int, sql: str, user: tuple[str, str] = READER) -> list[tuple]:
+    conn = _connect(port, user)
     try:
         cursor = conn.cursor()
         cursor.execute(sql)
-        return cursor.fetchall()
+        return cursor.fetchall() if cursor.description else []
     finally:
         conn.close()
+
+
+def _server_error(port: int, sql: str, user: tuple[str, str] = READER) -> str:
+    with pytest.raises(Exception) as caught:
+        _query(port, sql, user)
+    status = getattr(caught.value.args[0], "status", None) if caught.value.args else None
+    return getattr(status, "errorMessage", None) or str(caught.value)
+
+
+def test_a_client_without_credentials_or_with_a_wrong_password_is_refused(server):
+    port, _, _ = server
+    with pytest.raises(TTransportException, match="Error validating the login"):
+        hive.connect(host="127.0.0.1", port=port, auth="CUSTOM", username="ana", password="no")
+    with pytest.raises(TTransportException, match="Error validating the login"):
+        hive.connect(host="127.0.0.1", port=port, auth="NONE")  # no password
+    done = subprocess.run(
+        [str(BIN / "claimhouse"), "sql", "--server", f"127.0.0.1:{port}", "--user", "ana"]
+        + ["SELECT 1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**_env(), "CLAIMHOUSE_SQL_PASSWORD": "wrong-password"},
+    )
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"error: 127.0.0.1:{port} refused the login of 'ana': wrong user name or password"
+    )
+
+
+def test_the_server_listens_only_where_it_says(server):
+    """HIVE_SERVER2_THRIFT_BIND_HOST=0.0.0.0 was in the server's environment."""
+    port, _, _ = server
+    listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True).stdout
+    addresses = {
+        line.split()[3] for line in listening.splitlines() if line.split()[3].endswith(f":{port}")
+    }
+    hosts = {a.rsplit(":", 1)[0].strip("[]") for a in addresses}
+    assert hosts and all(h.endswith("127.0.0.1") for h in hosts), addresses
+
+
+READER_MAY_NOT = {
+    "INSERT": "INSERT INTO bronze.rejects SELECT * FROM bronze.rejects",
+    "DELETE": "DELETE FROM bronze.articles WHERE true",
+    "MERGE": "MERGE INTO bronze.rejects t USING bronze.rejects s ON t.source_uri = s.source_uri "
+    "WHEN MATCHED THEN DELETE",
+    "DROP": "DROP TABLE silver.claims",
+    "directory": "INSERT OVERWRITE DIRECTORY '/tmp/claimhouse-x' USING parquet "
+    "SELECT * FROM bronze.articles",
+    "SET": "SET spark.databricks.delta.retentionDurationCheck.enabled=false",
+    "VACUUM": "VACUUM bronze.articles RETAIN 0 HOURS",
+}
+
+
+@pytest.mark.parametrize("what", sorted(READER_MAY_NOT))
+def test_a_reader_may_not_change_anything(server, gold, what):
+    port, _, _ = server
+    lake = gold[0]
+    before = {t: (lake.version(t), lake.count(t)) for t in ("bronze.articles", "bronze.rejects")}
+    message = _server_error(port, READER_MAY_NOT[what])
+    assert "claimhouse: user 'ana' (reader) may not run" in message
+    assert "a reader may query, DESCRIBE, SHOW and read history; nothing else" in message
+    assert {t: (lake.version(t), lake.count(t)) for t in before} == before
+
+
+def test_no_file_is_read_by_its_path(server):
+    port, _, _ = server
+    message = _server_error(port, "SELECT * FROM text.`/etc/hostname`")
+    assert "TABLE_OR_VIEW_NOT_FOUND" in message
+    message = _server_error(port, "SELECT count(*) FROM delta.`/tmp`")
+    assert "TABLE_OR_VIEW_NOT_FOUND" in message
+
+
+def test_a_reader_reads_history_and_travels_in_time(server, gold):
+    port, _, _ = server
+    history = _query(port, "DESCRIBE HISTORY bronze.articles")
+    assert history and history[-1][0] == 0
+    assert _query(port, "SELECT count(*) FROM bronze.articles VERSION AS OF 1")[0][0] == 5
+    assert ("facts",) in {(r[1],) for r in _query(port, "SHOW TABLES IN gold")}
+    assert _query(port, "DESCRIBE gold.facts")[0][0] == "fact_id"
+
+
+def test_a_runaway_query_is_ended_with_a_message_and_a_big_scan_streams(server):
+    port, _, _ = server
+    started = time.monotonic()
+    message = _server_error(port, "SELECT sum(id % 7) FROM range(0, 100000000000, 1, 2)")
+    assert time.monotonic() - started < QUERY_TIMEOUT_S + 60
+    assert "TIMEDOUT" in message, message
+    # A writer's table of 150,000 rows of 2 KB (300 MB), read whole by a client: the server
+    # streams it a partition at a time and still answers afterwards.
+    _query(
+        port,
+        "CREATE OR REPLACE TABLE sandbox.big USING delta AS "
+        "SELECT id, repeat('x', 2000) AS body FROM range(0, 150000, 1, 6)",
+        WRITER,
+    )
+    conn = _connect(port)
+    try:
+        cursor = conn.cursor()
+        cursor.execute("SELECT * FROM sandbox.big")
+        seen = 0
+        while batch := cursor.fetchmany(10000):
+            seen += len(batch)
+        assert seen == 150000
+    finally:
+        conn.close()
+    assert _query(port, "SELECT 1") == [(1,)]
+    _query(port, "DROP TABLE sandbox.big", WRITER)
 
 
 def test_pyhive_joins_facts_to_their_evidence(server):
@@ -89,6 +221,7 @@ def test_beeline_and_the_table_listing(server, gold):
     lake = gold[0]
     done = subprocess.run(
         [str(BEELINE), "-u", f"jdbc:hive2://127.0.0.1:{port}", "--silent=true"]
+        + ["-n", READER[0], "-p", READER[1]]
         + ["--outputformat=csv2", "-e", "SELECT count(*) AS n FROM silver.claims"],
         capture_output=True,
         text=True,
@@ -105,7 +238,7 @@ def test_beeline_and_the_table_listing(server, gold):
         (f"{r[0]}.{r[1]}", r[2:])
         for r in _query(port, "SELECT * FROM claimhouse.tables WHERE layer IN ('bronze', 'gold')")
     )
-    assert listing["bronze.articles"] == (str(lake.path("bronze.articles")), 1, 5)
+    assert listing["bronze.articles"] == (str(lake.path("bronze.articles")), 1, 5, "ok")
     assert listing["gold.facts"][0] == str(lake.path("gold.facts"))
 
 
@@ -127,11 +260,12 @@ def test_sql_server_option(server):
     port, _, _ = server
     done = subprocess.run(
         [str(BIN / "claimhouse"), "sql", "--server", f"127.0.0.1:{port}", "--format", "csv"]
+        + ["--user", READER[0]]
         + ["SELECT status, count(*) AS n FROM gold.facts GROUP BY status ORDER BY status"],
         capture_output=True,
         text=True,
         timeout=60,
-        env=_env(),
+        env={**_env(), "CLAIMHOUSE_SQL_PASSWORD": READER[1]},
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0] == "status,n"
@@ -146,31 +280,72 @@ def test_commits_by_another_process_are_seen_without_restart(server, gold, spark
     (tmp_path / "new.txt").write_text(
         "Officials said about 2,500 troops arrived, according to the Pentagon."
     )
-    ingest(spark, lake, tmp_path, "s1", 5 * 1024 * 1024)
+    ingest(spark, lake, tmp_path, "s1", 5 * 1024 * 1024, validate=False)
     added = extract_new(spark, lake, "s1").claims
     assert added == 1
     assert _query(port, "SELECT count(*) FROM silver.claims")[0][0] == before + added
 
 
-def test_dbt_builds_through_the_thrift_target(server, gold, tmp_path):
+DOWNSTREAM_PROFILE = """
+downstream:
+  target: endpoint
+  outputs:
+    endpoint:
+      type: spark
+      method: thrift
+      host: 127.0.0.1
+      port: "{{ env_var('CLAIMHOUSE_SQL_PORT') | as_number }}"
+      user: "{{ env_var('CLAIMHOUSE_SQL_USER') }}"
+      password: "{{ env_var('CLAIMHOUSE_SQL_PASSWORD') }}"
+      auth: CUSTOM
+      schema: sandbox
+      threads: 1
+"""
+
+
+def test_a_writer_builds_a_downstream_dbt_project_into_sandbox_only(server, tmp_path):
+    """A downstream team's dbt project reads gold through the endpoint (dbt's thrift target,
+    logged in as a writer) and builds into `sandbox`; the same user cannot write to gold."""
     port, _, _ = server
-    _, settings, _, _ = gold
+    project = tmp_path / "downstream"
+    (project / "models").mkdir(parents=True)
+    (project / "dbt_project.yml").write_text(
+        "name: downstream\nversion: '1.0'\nconfig-version: 2\nprofile: downstream\n"
+        "models:\n  downstream:\n    +materialized: table\n    +file_format: delta\n"
+    )
+    (project / "profiles.yml").write_text(DOWNSTREAM_PROFILE)
+    (project / "models" / "sources.yml").write_text(
+        "version: 2\nsources:\n  - name: gold\n    schema: gold\n    tables:\n      - name: facts\n"
+    )
+    (project / "models" / "facts_by_status.sql").write_text(
+        "select status, count(*) as facts from {{ source('gold', 'facts') }} group by status"
+    )
     env = {
         **_env(),
-        "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
-        "CLAIMHOUSE_DBT_TARGET": "thrift",
         "CLAIMHOUSE_SQL_PORT": str(port),
-        "PWD": str(DBT_PROJECT_DIR),
+        "CLAIMHOUSE_SQL_USER": WRITER[0],
+        "CLAIMHOUSE_SQL_PASSWORD": WRITER[1],
     }
-    done = subprocess.run(
-        [str(BIN / "dbt"), "build", "--select", "facts"]
-        + ["--target-path", str(tmp_path / "t"), "--log-path", str(tmp_path / "l")],
-        cwd=DBT_PROJECT_DIR,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
+
+    def dbt(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(BIN / "dbt"), *args, "--project-dir", str(project), "--profiles-dir", str(project)]
+            + ["--target-path", str(tmp_path / "t"), "--log-path", str(tmp_path / "l")],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+
+    built = dbt("build")
+    assert built.returncode == 0, built.stdout[-3000:]
+    counts = dict(_query(port, "SELECT status, facts FROM sandbox.facts_by_status"))
+    assert counts["conflicting"] == 2
+    (project / "models" / "into_gold.sql").write_text(
+        "{{ config(schema='gold_build') }} select 1 as x"
     )
-    assert done.returncode == 0, done.stdout[-3000:]
-    assert "target='thrift'" in done.stdout
-    assert _query(port, "SELECT count(*) FROM gold.facts WHERE status = 'corroborated'")[0][0] > 0
+    refused = dbt("run", "--select", "into_gold")
+    assert refused.returncode != 0
+    assert "user 'wes' (writer) may not run" in refused.stdout
+    assert "a writer writes only in the sandbox schema" in refused.stdout

@@ -155,3 +155,15 @@ def test_forget_other_warehouses_drops_only_foreign_names_and_keeps_their_data(
     assert lake.count("test.items") == 1
     lake.register("test.items")
     assert rows(spark.sql("SELECT * FROM test.items")) == {("a", 1)}
+
+
+def test_a_stray_delta_log_folder_is_listed_as_broken_and_the_rest_still_work(spark, tmp_path):
+    """A warehouse path with a quote in it, and a folder that only looks like a table."""
+    lake = Lake(spark, tmp_path / "it's a warehouse")
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    stray = lake.root / "junk" / "thing" / "_delta_log"
+    stray.mkdir(parents=True)
+    (stray / "00000000000000000000.json").write_text("not a Delta commit\n")
+    assert lake.register_all() == [SPEC.name]
+    assert list(lake.broken) == ["junk.thing"]
+    assert spark.sql(f"SELECT count(*) FROM {SPEC.name}").first()[0] == 1

@@ -12,6 +12,7 @@ import dagster as dg
 import pytest
 from pyspark.sql import functions as F
 
+from evaluation.compare import table_differences
 from lake.storage import Lake
 from orchestration.definitions import defs
 from orchestration.resources import LakeResource
@@ -91,9 +92,9 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     # dbt tests on models are asset checks; the whole dbt project is one step, after silver.
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
-    # dbt data tests on models (27: not the intermediate models' `internal` ones, which the
-    # pipeline's build leaves out) plus one check per contract rule (40, expectations/contracts/).
-    assert len(checks) == 67
+    # dbt data tests on models (28: not the intermediate models' `internal` ones, which the
+    # pipeline's build leaves out) plus one check per contract rule (37, expectations/contracts/).
+    assert len(checks) == 65
     assert not any(name.startswith("unique_int_") for _, name in checks)
     by_asset = {}
     for key, name in checks:
@@ -102,6 +103,7 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     assert {"file_accounted_for", "article_id_unique"} <= by_asset["bronze/articles"]
     assert {"fact_has_evidence", "corroborated_evidence_agrees"} <= by_asset["gold/facts"]
     assert "evidence_matches_silver" in by_asset["gold/fact_evidence"]
+    assert "story_size_is_its_articles" in by_asset["silver/article_stories"]
     # `fail` rules block what is downstream; quarantine and warn rules only report.
     specs = {
         spec.name: spec
@@ -117,7 +119,8 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
         "bronze_ingest",
         "gold_contracts",
         "gold_dbt_build",
-        "silver_extract",
+        "silver_claims",
+        "silver_stories",
     ]
     assert job.executor_def is dg.in_process_executor
     assert definitions.resolve_schedule_def("claimhouse_daily").job_name == VALIDATE_JOB
@@ -155,6 +158,8 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     for key, metadata in materialized.items():
         assert {"dagster/row_count", "delta_version", "path", "preview"} <= set(metadata), key
         layer, table = key.split("/")
+        # dbt builds gold's tables in gold_build (the candidate, published once it passed)
+        layer = "gold_build" if layer == "gold" else layer
         assert metadata["path"].value == str(warehouse / layer / table)
     assert materialized["bronze/articles"]["dagster/row_count"].value == 5
     assert materialized["gold/facts"]["dagster/row_count"].value > 0
@@ -162,7 +167,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 67
+    assert len(checks) == 65
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS
@@ -174,6 +179,51 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     (fact,) = lake.read("gold.facts").where(F.col("measure_key") == "arrests/per_day").collect()
     assert (fact["status"], fact["article_count"]) == ("corroborated", 5)
     assert fact["run_id"] == result.run_id  # one run id from Dagster to the gold rows
+
+
+@pytest.mark.slow
+def test_dagster_and_the_cli_build_identical_tables_from_the_same_input(spark, full_run, cli_run):
+    """The CLI (`claimhouse run`, its own process) and a Dagster materialization of every
+    asset run the same units: every table they publish holds the same rows, but for the run
+    ids and the times rows were written."""
+    dagster_warehouse, _, _, result, _ = full_run
+    cli_warehouse, done = cli_run
+    assert result.success and done.returncode == 0, done.stderr[-2000:]
+    differences = table_differences(spark, cli_warehouse, dagster_warehouse)
+    assert {t: d for t, d in differences.items() if d["only_in_a"] or d["only_in_b"]} == {}
+    assert differences["silver.claims"]["rows_a"] == 43
+    assert differences["gold.facts"]["rows_a"] == 21
+    # Both record the same four units, each with the input versions it read.
+    runs = [
+        {
+            r["unit"]: (r["status"], dict(r["inputs"]))
+            for r in Lake(spark, wh).read("audit.layer_runs").orderBy("finished_at").collect()
+        }
+        for wh in (cli_warehouse, dagster_warehouse)
+    ]
+    assert runs[0] == runs[1]
+    assert sorted(runs[0]) == ["bronze", "gold", "silver.claims", "silver.stories"]
+
+
+@pytest.mark.slow
+def test_the_stories_asset_materializes_on_its_own(spark, definitions, tmp_path):
+    """Stories are an asset of their own: after bronze, a run of that one asset groups the
+    articles without extracting a claim."""
+    resources = {"lake": LakeResource(warehouse=str(tmp_path / "wh"), input_dir=str(SEEDS))}
+    everything = _everything(definitions)
+    bronze = dg.materialize(
+        everything, resources=resources, selection=["bronze/articles", "bronze/rejects"]
+    )
+    assert bronze.success
+    stories = dg.materialize(everything, resources=resources, selection=["silver/article_stories"])
+    assert stories.success
+    (event,) = stories.get_asset_materialization_events()
+    assert event.asset_key.to_user_string() == "silver/article_stories"
+    metadata = event.materialization.metadata
+    assert (metadata["unit_status"].value, metadata["placement"].value) == ("published", "whole")
+    lake = Lake(spark, tmp_path / "wh")
+    assert lake.count("silver.article_stories") == 5
+    assert not lake.exists("silver.claims")
 
 
 @pytest.mark.slow
@@ -190,13 +240,14 @@ def test_the_daily_validation_job_checks_every_contracted_table(spark, definitio
         "gold.fact_conflicts",
         "gold.fact_evidence",
         "gold.facts",
+        "silver.article_stories",
         "silver.claims",
     ]
     assert all(t["broken"] == 0 for t in summary.values())
     recorded = (
         Lake(spark, warehouse).read("audit.dq_results").where(F.col("run_id") == result.run_id)
     )
-    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 40
+    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 37
 
 
 NEW_ARTICLE = (
@@ -276,8 +327,9 @@ def test_a_broken_fail_rule_is_a_failed_blocking_check_and_gold_is_not_built(
     spec = next(s for a in strict.assets for s in a.check_specs if s.name == "attribution_present")
     assert spec.blocking
     materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
-    assert materialized == {"bronze/articles", "bronze/rejects"}
-    assert not (warehouse / "gold" / "facts").exists()
+    # Stories need only bronze; nothing after silver.claims was built.
+    assert materialized == {"bronze/articles", "bronze/rejects", "silver/article_stories"}
+    assert not (warehouse / "gold_build").exists() and not (warehouse / "gold_release").exists()
     assert Lake(spark, warehouse).count("silver.claims") == 0
 
 

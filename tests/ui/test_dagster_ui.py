@@ -134,4 +134,6 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(dagste
         page.screenshot(path=str(ARTIFACTS / "dagster_run.png"), full_page=True)
         browser.close()
     assert status == "SUCCESS", (work / "ui.log").read_text()[-4000:]
-    assert (work / "warehouse" / "gold" / "facts" / "_delta_log").is_dir()
+    # Gold was published: its release table holds a committed version.
+    release_log = work / "warehouse" / "gold_release" / "tables" / "_delta_log"
+    assert (release_log / f"{0:020d}.json").is_file()

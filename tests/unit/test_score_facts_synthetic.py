@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lake.gold.score import score_synthetic
+from evaluation.facts import score_synthetic
 
 TRUTH = [
     {  # matched, status right, its planted conflict found

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lake.silver.score import score, score_folder
+from evaluation.claims import score, score_folder
 
 from ..conftest import SEEDS
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lake.silver.score import score_corpus
+from evaluation.claims import score_corpus
 from lake.synthetic.generate import generate
 
 

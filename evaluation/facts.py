@@ -1,6 +1,6 @@
 """Score gold facts and conflicts against hand-labelled facts: precision, recall, status, conflicts.
 
-    python -m lake.gold.score tests/fixtures/seed_facts.yaml [--warehouse DIR]
+    python -m evaluation.facts tests/fixtures/seed_facts.yaml [--warehouse DIR]
 
 Articles are named in the labels by the first three characters of their file name ("002"). A
 gold fact matches a labelled fact when kind (and per, when labelled) and consensus value are

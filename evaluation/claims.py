@@ -1,7 +1,7 @@
 """Score extracted claims against hand labels: precision, recall, attribution accuracy.
 
-    python -m lake.silver.score tests/fixtures/seed_claims.yaml seeds/
-    python -m lake.silver.score --corpus DIR     # a lake.synthetic corpus (held-out)
+    python -m evaluation.claims tests/fixtures/seed_claims.yaml seeds/
+    python -m evaluation.claims --corpus DIR     # a lake.synthetic corpus (held-out)
 
 A prediction matches a label of the same article when their spans overlap and their values
 agree (numbers equal; dates with the same value_text when the label has one; vague amounts
@@ -167,7 +167,7 @@ def score_corpus(corpus_dir: Path, limit: int | None = None) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python -m lake.silver.score",
+        prog="python -m evaluation.claims",
         description="Score the extractor against hand labels or a synthetic corpus; prints JSON.",
     )
     parser.add_argument(

@@ -1,0 +1,206 @@
+"""Layer units: each layer builds a candidate, validates it, publishes it and records what it read.
+
+claimhouse has four units, run in this order by `claimhouse run` (lake.pipeline) and wrapped one
+asset each by Dagster (orchestration.assets): bronze, silver.claims, silver.stories and gold.
+`execute` is the one place that runs a unit:
+
+1. pins the Delta versions of the unit's input tables, so the unit reads exactly those;
+2. skips the unit when its last published run read the same input versions with the same code,
+   and nothing has written its outputs since;
+3. runs it (build -> validate -> publish, in the unit's own module);
+4. records the run in audit.layer_runs: inputs, outputs, status, summary.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+from lake.config import Settings
+from lake.schemas import AUDIT_LAYER_RUNS
+from lake.storage import Lake, LakeError
+
+# Delta writes this into every commit's userMetadata (DESCRIBE HISTORY: "written_by").
+COMMIT_METADATA = "spark.databricks.delta.commitInfo.userMetadata"
+
+
+def _quiet(message: str) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What every unit of one run shares: the session, the lake, the settings and the run id.
+    `progress` hears what a unit is starting ("silver.claims: extracting ..."), `report` the
+    one-line result of each unit as it finishes."""
+
+    spark: SparkSession
+    lake: Lake
+    settings: Settings
+    run_id: str
+    progress: Callable[[str], None] = _quiet
+    report: Callable[[str], None] = _quiet
+
+
+@contextmanager
+def open_run(
+    spark: SparkSession,
+    settings: Settings,
+    run_id: str,
+    progress: Callable[[str], None] = _quiet,
+    report: Callable[[str], None] = _quiet,
+) -> Iterator[RunContext]:
+    """A RunContext whose Delta commits name the run (`claimhouse run <id>` in DESCRIBE
+    HISTORY's userMetadata); the session's previous value comes back afterwards."""
+    previous = spark.conf.get(COMMIT_METADATA, None)
+    spark.conf.set(COMMIT_METADATA, f"claimhouse run {run_id}")
+    try:
+        yield RunContext(spark, Lake(spark, settings.warehouse), settings, run_id, progress, report)
+    finally:
+        if previous is None:
+            spark.conf.unset(COMMIT_METADATA)
+        else:
+            spark.conf.set(COMMIT_METADATA, previous)
+
+
+class Summary(Protocol):
+    """What a unit reports: one line for people, numbers for Dagster's metadata."""
+
+    def describe(self) -> str: ...
+
+    def metadata(self) -> dict[str, Any]: ...
+
+
+class CandidateRejected(LakeError):
+    """A unit built a candidate and did not publish it (a `fail` rule broke). `outputs` are
+    the candidate's versions, recorded so it stays inspectable."""
+
+    def __init__(self, message: str, outputs: Mapping[str, int], cause: Exception | None = None):
+        super().__init__(message)
+        self.outputs = dict(outputs)
+        self.cause = cause
+
+
+@dataclass(frozen=True)
+class Unit:
+    name: str  # bronze | silver.claims | silver.stories | gold
+    inputs: tuple[str, ...]  # Delta tables it reads, pinned at its start
+    outputs: tuple[str, ...]  # Delta tables it publishes (for gold, the built tables)
+    build: Callable[[RunContext, Mapping[str, int]], Summary]  # build, validate, publish
+    doing: str  # what the progress line says while it runs
+    code_version: Callable[[Settings], str] = lambda settings: ""
+    unchanged: Callable[[], Summary] | None = None  # None: the unit never skips itself
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    unit: str
+    status: str  # published | unchanged
+    summary: Summary
+    inputs: dict[str, int]
+    outputs: dict[str, int]
+    seconds: float
+    steps: dict[str, float] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        return self.summary.describe()
+
+
+def pin(lake: Lake, tables: tuple[str, ...]) -> dict[str, int]:
+    """The current Delta version of each input table that exists."""
+    return {t: lake.version(t) for t in tables if lake.exists(t)}
+
+
+def execute(unit: Unit, ctx: RunContext, force: bool = False) -> UnitResult:
+    """Run one unit: pin, skip when unchanged (unless `force`), build -> validate -> publish,
+    record."""
+    started_at = datetime.now(UTC)
+    started = time.perf_counter()
+    inputs = pin(ctx.lake, unit.inputs)
+    code = unit.code_version(ctx.settings)
+    if not force and unit.unchanged is not None and _is_current(ctx.lake, unit, inputs, code):
+        summary = unit.unchanged()
+        result = UnitResult(unit.name, "unchanged", summary, inputs, {}, 0.0)
+        ctx.report(_stamped(summary.describe()))
+        return result
+    ctx.progress(f"{unit.name}: {unit.doing}")
+    try:
+        summary = unit.build(ctx, inputs)
+    except CandidateRejected as rejected:
+        _record(ctx, unit, "rejected", code, inputs, rejected.outputs, started_at, None, rejected)
+        raise
+    except LakeError as failure:
+        _record(ctx, unit, "failed", code, inputs, {}, started_at, None, failure)
+        raise
+    # A unit that validated particular versions names them; else what its outputs are now.
+    outputs = getattr(summary, "outputs", None) or pin(ctx.lake, unit.outputs)
+    _record(ctx, unit, "published", code, inputs, outputs, started_at, summary, None)
+    seconds = time.perf_counter() - started
+    ctx.report(_stamped(summary.describe()))
+    return UnitResult(unit.name, "published", summary, inputs, outputs, seconds)
+
+
+def _stamped(line: str) -> str:
+    return f"{datetime.now().astimezone():%H:%M:%S} {line}"
+
+
+def last_published(lake: Lake, unit: str) -> dict[str, Any] | None:
+    """The unit's latest published row of audit.layer_runs, as a dict (None: never)."""
+    if not lake.exists(AUDIT_LAYER_RUNS.name):
+        return None
+    row = (
+        lake.read(AUDIT_LAYER_RUNS.name)
+        .where((F.col("unit") == unit) & (F.col("status") == "published"))
+        .orderBy(F.desc("finished_at"))
+        .first()
+    )
+    return None if row is None else row.asDict()
+
+
+def is_current(lake: Lake, unit: Unit, settings: Settings) -> bool:
+    """Whether `execute` would skip the unit now."""
+    return _is_current(lake, unit, pin(lake, unit.inputs), unit.code_version(settings))
+
+
+def _is_current(lake: Lake, unit: Unit, inputs: dict[str, int], code: str) -> bool:
+    """The last published run read these input versions with this code, and its outputs are
+    still at the versions it wrote (nobody wrote them since)."""
+    last = last_published(lake, unit.name)
+    if last is None or last["code_version"] != code or dict(last["inputs"] or {}) != inputs:
+        return False
+    outputs = dict(last["outputs"] or {})
+    return set(outputs) == set(unit.outputs) and pin(lake, unit.outputs) == outputs
+
+
+def _record(
+    ctx: RunContext,
+    unit: Unit,
+    status: str,
+    code: str,
+    inputs: Mapping[str, int],
+    outputs: Mapping[str, int],
+    started_at: datetime,
+    summary: Summary | None,
+    error: Exception | None,
+) -> None:
+    row = {
+        "run_id": ctx.run_id,
+        "unit": unit.name,
+        "status": status,
+        "code_version": code,
+        "inputs": dict(inputs),
+        "outputs": dict(outputs),
+        "started_at": started_at,
+        "finished_at": datetime.now(UTC),
+        "summary": None if summary is None else json.dumps(summary.metadata(), default=str),
+        "error": None if error is None else str(error)[:4000],
+    }
+    ctx.lake.append(AUDIT_LAYER_RUNS, ctx.spark.createDataFrame([row], AUDIT_LAYER_RUNS.schema))

@@ -1,0 +1,101 @@
+"""One Settings: every option declared once in lake.config, read at call time, documented in
+the README from the same declaration, and the Spark settings dbt's profile repeats agree."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from lake.config import (
+    OPTIONS,
+    SQL_PASSWORD_VARIABLE,
+    SettingsError,
+    load_settings,
+    settings_table,
+)
+from lake.spark import spark_conf
+
+REPO = Path(__file__).resolve().parents[2]
+# Read by dbt_project/profiles.yml only: dbt's target and the endpoint of its thrift target.
+DBT_PROFILE_VARIABLES = {"CLAIMHOUSE_DBT_TARGET", "CLAIMHOUSE_SQL_HOST", "CLAIMHOUSE_SQL_PORT"}
+# Set by claimhouse for the dbt it runs (lake.gold.build), never by users.
+PASSED_TO_DBT = {"CLAIMHOUSE_LOG4J"}
+
+
+def test_the_readme_settings_table_is_the_declared_one():
+    assert settings_table() in (REPO / "README.md").read_text()
+
+
+def test_every_claimhouse_variable_in_the_code_is_a_declared_setting():
+    declared = {o.variable for o in OPTIONS}
+    used = set()
+    for folder in ("lake", "orchestration", "dbt_project"):
+        for path in (REPO / folder).rglob("*"):
+            if path.suffix in (".py", ".yml", ".sql"):
+                used |= set(re.findall(r"CLAIMHOUSE_[A-Z0-9_]*[A-Z0-9]", path.read_text()))
+    secrets = {SQL_PASSWORD_VARIABLE}
+    assert used - declared - DBT_PROFILE_VARIABLES - PASSED_TO_DBT - secrets == set()
+
+
+def test_only_lake_config_reads_claimhouse_variables():
+    readers = [
+        str(path.relative_to(REPO))
+        for folder in ("lake", "orchestration")
+        for path in (REPO / folder).rglob("*.py")
+        if re.search(r"environ(\.get)?\(?\[?\s*[\"']CLAIMHOUSE_", path.read_text())
+    ]
+    assert readers == []
+
+
+def test_arguments_win_over_variables_which_win_over_defaults(tmp_path):
+    environ = {"CLAIMHOUSE_WAREHOUSE": str(tmp_path / "env"), "CLAIMHOUSE_SETTLE_S": "7"}
+    settings = load_settings(environ=environ)
+    assert (settings.warehouse, settings.settle_s) == (tmp_path / "env", 7.0)
+    assert settings.spark_master == "local[*]" and settings.catalog == "in-memory"
+    chosen = load_settings(warehouse=tmp_path / "arg", environ=environ, settle_s=1.5)
+    assert (chosen.warehouse, chosen.settle_s) == (tmp_path / "arg", 1.5)
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("CLAIMHOUSE_CATALOG", "derby", "is not one of in-memory, hive"),
+        ("CLAIMHOUSE_DRIVER_MEMORY", "lots", "is not a JVM memory size such as 4g or 512m"),
+        ("CLAIMHOUSE_SHUFFLE_PARTITIONS", "0", "is not a whole number of at least 1"),
+        ("CLAIMHOUSE_SPARK_UI", "maybe", "is not 1 or 0"),
+        ("CLAIMHOUSE_ENV", "staging", "is not one of local, ci, prod"),
+    ],
+)
+def test_a_bad_variable_is_named_with_what_it_takes(variable, value, message):
+    with pytest.raises(SettingsError) as caught:
+        load_settings(environ={variable: value})
+    assert str(caught.value) == f"{variable}={value!r} {message}: fix or unset it"
+
+
+def test_the_spark_settings_dbt_starts_with_are_claimhouse_s(tmp_path):
+    """dbt run from a shell starts its own Spark from profiles.yml: the settings that decide
+    what a run computes and where it keeps things must be the ones claimhouse's sessions use."""
+    profile = yaml.safe_load((REPO / "dbt_project" / "profiles.yml").read_text())
+    dbt = profile["claimhouse"]["outputs"]["local"]["server_side_parameters"]
+    ours = spark_conf(load_settings(warehouse=tmp_path, environ={}))
+    shared = (
+        "spark.sql.extensions",
+        "spark.sql.catalog.spark_catalog",
+        "spark.sql.session.timeZone",
+        "spark.databricks.delta.snapshotPartitions",
+        "spark.ui.showConsoleProgress",
+    )
+    settable = {
+        "spark.driver.memory": "CLAIMHOUSE_DRIVER_MEMORY",
+        "spark.sql.shuffle.partitions": "CLAIMHOUSE_SHUFFLE_PARTITIONS",
+    }
+    # The same setting, with claimhouse's default when its variable is unset.
+    expected = {
+        k: f"{{{{ env_var('{settable[k]}', '{ours[k]}') }}}}" if k in settable else ours[k]
+        for k in (*shared, *settable)
+    }
+    assert {k: dbt[k] for k in expected} == expected
+    assert dbt["spark.ui.enabled"] == ours["spark.ui.enabled"] == "false"

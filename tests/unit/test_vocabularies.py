@@ -1,0 +1,54 @@
+"""Each closed vocabulary has one home, lake.schemas; every list of allowed values in the
+contracts (expectations/contracts/) and in dbt's tests (dbt_project/models/) must be it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from lake import schemas
+
+REPO = Path(__file__).resolve().parents[2]
+HOMES = {
+    "kind": schemas.KINDS,
+    "qualifier": schemas.QUALIFIERS,
+    "attribution_kind": schemas.ATTRIBUTION_KINDS,
+    "status": schemas.FACT_STATUSES,
+    "outcome": schemas.INGEST_OUTCOMES,
+}
+
+
+def _contract_lists():
+    for path in sorted((REPO / "expectations" / "contracts").glob("*.yml")):
+        contract = yaml.safe_load(path.read_text())
+        for column, spec in (contract.get("columns") or {}).items():
+            if "allowed_values" in spec:
+                yield f"{path.name}:{column}", column, spec["allowed_values"]
+
+
+def _dbt_lists():
+    for path in sorted((REPO / "dbt_project" / "models").rglob("*.yml")):
+        document = yaml.safe_load(path.read_text())
+        for node in [*(document.get("models") or []), *_source_tables(document)]:
+            for column in node.get("columns") or []:
+                for test in column.get("data_tests") or []:
+                    if isinstance(test, dict) and "accepted_values" in test:
+                        values = test["accepted_values"]["arguments"]["values"]
+                        yield f"{path.name}:{node['name']}.{column['name']}", column["name"], values
+
+
+def _source_tables(document):
+    for source in document.get("sources") or []:
+        yield from source.get("tables") or []
+
+
+def test_every_list_of_allowed_values_is_its_vocabulary_in_lake_schemas():
+    found = [*_contract_lists(), *_dbt_lists()]
+    assert len(found) >= 8  # contracts and dbt both list them
+    wrong = {
+        where: values
+        for where, column, values in found
+        if column not in HOMES or tuple(values) != HOMES[column]
+    }
+    assert wrong == {}
