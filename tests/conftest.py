@@ -115,6 +115,22 @@ def gold(spark, tmp_path_factory):
     return lake, settings, summary, names
 
 
+def contracts_with_fail_rule(tmp_path: Path, table: str, name: str, predicate: str) -> Path:
+    """A copy of the shipped contracts where `table` gains the `fail` row rule `name`."""
+    from lake.contracts import CONTRACTS_DIR
+
+    folder = tmp_path / "contracts"
+    shutil.copytree(CONTRACTS_DIR, folder)
+    contract = folder / f"{table}.yml"
+    rule = f"  - name: {name}\n    description: a stricter team\n    severity: fail\n"
+    contract.write_text(
+        contract.read_text().replace(
+            "row_rules:\n", f"row_rules:\n{rule}    predicate: {predicate}\n", 1
+        )
+    )
+    return folder
+
+
 def contracts_with_strict_attribution(tmp_path: Path, severity: str) -> Path:
     """A copy of the shipped contracts where silver.claims' attribution_present demands a
     source on every claim (the seeds have unattributed claims) with the given severity."""

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from lake.bronze.ingest import IngestSummary, ingest
-from lake.contracts import CONTRACTS_DIR, ContractViolation
+from lake.contracts import ContractViolation
 
-from ..conftest import SEEDS
+from ..conftest import SEEDS, contracts_with_fail_rule
 
 LIMIT = 5 * 1024 * 1024
 
@@ -365,18 +365,8 @@ def test_bronze_checks_its_candidate_before_writing_it(spark, lake, tmp_path, mo
     """The batch is validated against bronze's contracts before its MERGEs: a broken `fail`
     rule writes no article and no log row, so a rerun meets the same failure instead of
     passing over it; a batch that passes is written with its results in audit.dq_results."""
-    contracts = tmp_path / "contracts"
-    shutil.copytree(CONTRACTS_DIR, contracts)
-    log = contracts / "bronze.ingest_log.yml"
-    log.write_text(
-        log.read_text().replace(
-            "row_rules:\n",
-            "row_rules:\n"
-            "  - name: no_new_files\n"
-            "    description: a team that freezes its input\n"
-            "    severity: fail\n"
-            "    predicate: outcome <> 'new'\n",
-        )
+    contracts = contracts_with_fail_rule(
+        tmp_path, "bronze.ingest_log", "no_new_files", "outcome <> 'new'"
     )
     monkeypatch.setenv("CLAIMHOUSE_CONTRACTS", str(contracts))
     for run_id in ("r1", "r2"):

@@ -11,14 +11,13 @@ from typer.testing import CliRunner
 
 from lake.cli import app
 from lake.config import load_settings
-from lake.contracts import CONTRACTS_DIR
 from lake.gold import build as gold
 from lake.layer import execute, is_current, open_run
 from lake.pipeline import run_pipeline
 from lake.schemas import AUDIT_LAYER_RUNS, GOLD_RELEASE, GOLD_TABLES
 from lake.storage import Lake
 
-from ..conftest import SEEDS, contracts_with_strict_attribution
+from ..conftest import SEEDS, contracts_with_fail_rule, contracts_with_strict_attribution
 
 SEED_CLAIMS = 43  # tests/fixtures/seed_claims.yaml
 
@@ -94,21 +93,13 @@ def test_a_gold_candidate_that_breaks_a_fail_rule_is_not_published(
 
     # Gold becomes stale (a new silver version), and a stricter gold contract says no fact may
     # be single-sourced, which the seeds' gold breaks.
-    lake.read("silver.claims").limit(0).write.format("delta").mode("append").save(
-        str(lake.path("silver.claims"))
+    silver = lake.version("silver.claims")
+    spark.sql(
+        f"ALTER TABLE delta.`{lake.path('silver.claims')}` SET TBLPROPERTIES ('test.touch' = '1')"
     )
-    contracts = tmp_path / "contracts"
-    shutil.copytree(CONTRACTS_DIR, contracts)
-    facts = contracts / "gold.facts.yml"
-    facts.write_text(
-        facts.read_text().replace(
-            "row_rules:\n",
-            "row_rules:\n"
-            "  - name: no_single_source\n"
-            "    description: every fact has two sources\n"
-            "    severity: fail\n"
-            "    predicate: status <> 'single_source'\n",
-        )
+    assert lake.version("silver.claims") == silver + 1
+    contracts = contracts_with_fail_rule(
+        tmp_path, "gold.facts", "no_single_source", "status <> 'single_source'"
     )
     monkeypatch.setenv("CLAIMHOUSE_CONTRACTS", str(contracts))
     done = CliRunner().invoke(
