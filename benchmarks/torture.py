@@ -185,7 +185,9 @@ def main() -> None:
 
     started = time.perf_counter()
     code, out, err = finish(claimhouse_run(input_dir, work / "clean"))
-    seen = next((line for line in out.splitlines() if line.startswith("bronze:")), "")
+    # "[HH:MM:SS ]bronze: N files seen = ...": timestamped when stdout is not a terminal
+    lines = [line[line.index("bronze: ") :] for line in out.splitlines() if "bronze: " in line]
+    seen = next((line for line in lines if "files seen" in line), "")
     result["clean"] = {"exit": code, "seconds": round(time.perf_counter() - started, 1)}
     result["clean"]["bronze_line"] = seen
     if seen:  # "bronze: N files seen = a new articles + b unchanged + ...; k read"
