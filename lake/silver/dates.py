@@ -38,6 +38,8 @@ _PATTERNS = [
             r"(?:19|20)\d\d))?\b(?!\s+\d)"
         ),
     ),
+    # A month with its year needs no preposition: "January 1998", "Oct. 2019".
+    ("month", re.compile(r"\b" + _MONTH + r",?\s+(?P<year>1[89]\d\d|20\d\d)\b(?![,.]?\d)")),
     (
         "relative",
         re.compile(
@@ -62,7 +64,49 @@ _PATTERNS = [
         ),
     ),
     ("relday", re.compile(r"\b(?P<rel>yesterday|today|tomorrow)\b", re.IGNORECASE)),
+    # Years last: a year inside a fuller date above is part of that date.
+    (
+        "years",
+        re.compile(
+            r"\b(?:from|between)\s+(?P<year>1[89]\d\d|20\d\d)\s+(?:to|until|through|and|-|–)\s+"
+            r"(?P<year2>1[89]\d\d|20\d\d)\b(?![,.]?\d)"
+        ),
+    ),
+    (
+        "decade",
+        re.compile(r"\b(?:(?P<part>[Ee]arly|[Mm]id|[Ll]ate)[- ])?(?P<year>1[89]\d0|20\d0)['’]?s\b"),
+    ),
+    ("year", re.compile(r"(?<![\d$£€#.,/-])\b(?P<year>1[89]\d\d|20\d\d)\b(?![,.]?\d|-\d|%)")),
 ]
+
+# Words before a number that make it a year ("in 2012", "since 1993"); a copyright line's year
+# is not a date of the story.
+_YEAR_BEFORE = re.compile(
+    r"\b(?:in|since|until|by|from|during|before|after|through|" + "|".join(lx.MONTHS) + r")[\s,]*$",
+    re.IGNORECASE,
+)
+_NOT_A_YEAR_BEFORE = re.compile(r"(?:©|\(c\)|\bcopyright)\s*$", re.IGNORECASE)
+# After a house number: "1838 Main Street" locates, it neither dates nor counts.
+STREET_AFTER = re.compile(
+    r"\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.|"
+    r"Lane|Ln\.|Drive|Dr\.|Way|Place|Court|Parkway|Pike|Square)(?!\w)"
+)
+
+
+def is_year(sentence: str, start: int, end: int) -> bool:
+    """The number at [start, end) is a year: four digits from 1800 to 2099, after a word that
+    dates ("in", "since") or not followed by a plural noun ("2,000 people" counts, "the
+    2016 election" dates)."""
+    if not re.fullmatch(r"1[89]\d\d|20\d\d", sentence[start:end]):
+        return False
+    before = sentence[max(0, start - 30) : start]
+    return bool(_YEAR_BEFORE.search(before)) or not _plural_noun_follows(sentence, end)
+
+
+def _plural_noun_follows(sentence: str, end: int) -> bool:
+    nxt = re.match(r"\s+([A-Za-z][\w-]*)", sentence[end:])
+    word = nxt.group(1) if nxt else ""
+    return word[:1].islower() and (word.endswith("s") or word in lx.PLURAL_NOUNS)
 
 
 @dataclass
@@ -118,7 +162,7 @@ def _range(year: int | None, month: int, first: int, last: int) -> tuple[str, st
 
 _HINT = re.compile(
     r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|week|month|year|yesterday|today|"
-    r"tomorrow|day|\d{4}-\d\d",
+    r"tomorrow|day|\b1[89]\d\d|\b20\d\d",
     re.IGNORECASE,
 )
 
@@ -182,6 +226,12 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
             if kind == "relative" and _COMPARISON_BASE.search(_clause_before(sentence, m.start())):
                 continue  # "twice the total for last year": the baseline, not when it happened
             if kind in ("weekday", "relday") and _not_a_date(kind, sentence, m):
+                continue
+            if kind == "year" and (
+                not is_year(sentence, m.start(), m.end())
+                or _NOT_A_YEAR_BEFORE.search(sentence[max(0, m.start() - 15) : m.start()])
+                or STREET_AFTER.match(sentence, m.end())
+            ):
                 continue
             tense = _tense(sentence, m.start(), m.end()) if kind == "weekday" else "past"
             mention = _resolve(kind, m, published, tense)
@@ -318,6 +368,19 @@ def _resolve(
         offset = window + (target - published.weekday() - window) % 7
         day = (published.date() + timedelta(days=offset)).isoformat()
         return DateMention(begin, m.end(), day, "exact", day, day)
+    if kind in ("year", "years", "decade"):
+        first = year
+        last = int(groups["year2"]) if groups.get("year2") else first
+        if kind == "decade":
+            part = (groups.get("part") or "").lower()
+            last = first + 9
+            first, last = {"early": (first, first + 3), "mid": (first + 3, first + 6)}.get(
+                part, (first + 6, last) if part == "late" else (first, last)
+            )
+        if last < first:
+            return None
+        start, end = f"{first:04d}-01-01", f"{last:04d}-12-31"
+        return DateMention(m.start(), m.end(), f"{start}/{end}", "vague", start, end)
     if kind == "relday":
         if published is None:
             return None

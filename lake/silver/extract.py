@@ -17,7 +17,7 @@ from lake.silver.measure import date_key, quantity_key
 from lake.silver.quantities import find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.5.22"
+EXTRACTOR_VERSION = "0.5.23"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200

@@ -185,6 +185,28 @@ CURRENCY_WORDS = {
     "yuan": "CNY",
 }
 
+# Plural nouns that do not end in "s": "2012 people" counts people, it is not a year.
+PLURAL_NOUNS = frozenset(
+    [
+        "people",
+        "staff",
+        "personnel",
+        "police",
+        "percent",
+        "cattle",
+        "aircraft",
+        "children",
+        "men",
+        "women",
+        "feet",
+        "teeth",
+        "data",
+        "media",
+        "sheep",
+        "fish",
+    ]
+)
+
 MONTHS = {
     "january": 1,
     "jan": 1,

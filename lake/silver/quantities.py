@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
+from lake.silver.dates import STREET_AFTER, is_year
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
 _TEN_WORDS = "|".join(lx.TENS)
@@ -224,21 +225,11 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     return kept
 
 
-_YEAR_CONTEXT = re.compile(
-    r"(?:©|\(c\)|copyright|in|since|until|by|of|from|during|before|after|to|and|"
-    + "|".join(lx.MONTHS)
-    + r")[\s,]*$",
-    re.IGNORECASE,
-)
 _NUMBER_LABEL = re.compile(r"(?:\bno\.|\bnumber|#|\bpage|\bp\.|\bfigure|\btable)\s*$", re.I)
 
 
 # Numbers that name or locate something rather than count it.
 _PHONE_REST = re.compile(r"\)?[\s.-]*\d{3}[\s.-]\d{4}(?!\d)")  # after "(312" or "312"
-_STREET = re.compile(
-    r"\s+(?:[A-Z][\w'’-]*\s+){1,3}(?:Street|St\.|Avenue|Ave\.|Road|Rd\.|Boulevard|Blvd\.|"
-    r"Lane|Ln\.|Drive|Dr\.|Way|Place|Court|Parkway|Pike|Square)(?!\w)"
-)
 _NAME_BEFORE = re.compile(r"(?<=[^.!?“\"—–:(]\s)(?P<word>[A-Z][A-Za-z]*)\s$")
 _AGE_BEFORE = re.compile(r"[A-Z][\w'’.-]+,\s$")
 
@@ -261,7 +252,7 @@ def _is_identifier(sentence: str, q: Quantity) -> bool:
     if not text.isdigit():
         return False
     before, after = _before(sentence, q.number_start), sentence[q.number_end :]
-    if _PHONE_REST.match(after) or _STREET.match(after):
+    if _PHONE_REST.match(after) or STREET_AFTER.match(after):
         return True
     if int(text) < 120 and _AGE_BEFORE.search(before) and re.match(r"\s*,", after):
         return True
@@ -275,17 +266,12 @@ def _is_identifier(sentence: str, q: Quantity) -> bool:
 
 
 def _is_year(sentence: str, q: Quantity) -> bool:
-    text = sentence[q.number_start : q.number_end]
-    if not re.fullmatch(r"1[89]\d\d|20\d\d", text) or q.kind != "count":
+    """A year stated as a bare number ("in 2012", "a 1993 law", "© 2025") counts nothing."""
+    if q.kind != "count":
         return False
-    return bool(
-        _YEAR_CONTEXT.search(_before(sentence, q.number_start))
-    ) or not _plural_noun_follows(sentence, q.number_end)
-
-
-def _plural_noun_follows(sentence: str, end: int) -> bool:
-    nxt = re.match(r"\s+([A-Za-z][\w-]*)", sentence[end:])
-    return bool(nxt and nxt.group(1).lower().endswith("s") and nxt.group(1)[0].islower())
+    return is_year(sentence, q.number_start, q.number_end) or bool(
+        re.search(r"(?:©|\(c\)|\bcopyright)\s*$", sentence[: q.number_start], re.I)
+    )
 
 
 def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], int]:
@@ -330,24 +316,7 @@ def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], i
 
 def _plural(word: str) -> str:
     lower = word.lower()
-    if lower in (
-        "people",
-        "staff",
-        "personnel",
-        "police",
-        "percent",
-        "cattle",
-        "aircraft",
-        "children",
-        "men",
-        "women",
-        "feet",
-        "teeth",
-        "data",
-        "media",
-        "sheep",
-        "fish",
-    ):
+    if lower in lx.PLURAL_NOUNS:
         return lower
     if lower.endswith("s"):
         return lower

@@ -885,8 +885,6 @@ def _background_sentence(ctx: ArticleContext) -> str:
 
 def _nonclaim_fill(ctx: ArticleContext, kind: str) -> str:
     rng = ctx.rng
-    if kind == "year":
-        return str(rng.randint(1988, ctx.plan.published.year - 2))
     if kind == "address":
         return f"{rng.randint(100, 9899)} {rng.choice(V.STREETS)}"
     if kind == "phone":

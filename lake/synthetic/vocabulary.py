@@ -461,12 +461,6 @@ NONCLAIM_TEMPLATES: tuple[tuple[str, str], ...] = (
     ("brand", "The line outside a {nc} on the main road stretched around the block."),
     ("ordinal", "Soldiers from the {nc} Engineer Battalion helped clear debris from the roads."),
     ("ordinal", "The {nc} District, which covers much of {place}, was among the hardest hit."),
-    (
-        "year",
-        "The last crisis on this scale came in {nc}, when much of {region} was caught off guard.",
-    ),
-    ("year", "{place} has not seen anything comparable since {nc}."),
-    ("year", "The agency was reorganized in {nc} after a critical audit."),
     ("address", "A relief center opened at {nc}, a former furniture store."),
     ("address", "Officials set up a command post at {nc} on the edge of town."),
     ("phone", "Residents seeking help were told to call a hotline at {nc}."),

@@ -122,3 +122,42 @@ def test_a_weekday_is_always_that_weekday_within_its_window(day, weekday, frame)
     low, high = _FRAMES[frame]
     assert resolved.strftime("%A") == weekday
     assert low <= (resolved - day).days <= high
+
+
+# Years, spans of years and decades: stated dates of year granularity, whatever the article's
+# publication date.
+@pytest.mark.parametrize(
+    "sentence, dates",
+    [
+        ("The law passed in 2019.", [("2019", "2019-01-01/2019-12-31")]),
+        ("She ran in the 2016 presidential race.", [("2016", "2016-01-01/2016-12-31")]),
+        ("A 1993 statute set the limit.", [("1993", "1993-01-01/1993-12-31")]),
+        ("Most 2020 Democrats back the plan.", [("2020", "2020-01-01/2020-12-31")]),
+        (
+            "He led the agency from 2000 to 2006, aides said.",
+            [("from 2000 to 2006", "2000-01-01/2006-12-31")],
+        ),
+        ("It grew between 1998 and 2003.", [("between 1998 and 2003", "1998-01-01/2003-12-31")]),
+        ("Prices fell in the 1990s.", [("1990s", "1990-01-01/1999-12-31")]),
+        ("Output peaked in the mid-1970s.", [("mid-1970s", "1973-01-01/1976-12-31")]),
+        ("The vote on May 20, 2025 passed.", [("May 20, 2025", "2025-05-20")]),
+        ("Sales slowed after January 1998.", [("January 1998", "1998-01-01/1998-01-31")]),
+        # numbers that are counts, amounts or a copyright line
+        ("About 2012 people came and 1900 troops left.", []),
+        ("It cost $2019 and drew 2,016 votes.", []),
+        ("© 2025 Example Times. All rights reserved.", []),
+        ("A shelter opened at 1838 Main Street in 2019.", [("2019", "2019-01-01/2019-12-31")]),
+        ("Turnout was 2019 percent of the target.", []),
+    ],
+)
+def test_years_spans_and_decades(sentence, dates):
+    found = find_dates(sentence, datetime(2024, 5, 15, tzinfo=UTC))
+    assert [(sentence[d.start : d.end], d.value_text) for d in found] == dates
+
+
+@given(year=st.integers(1800, 2099), lead=st.sampled_from(["in", "since", "by", "until"]))
+def test_a_year_after_a_dating_word_is_that_whole_year(year, lead):
+    sentence = f"The plant opened {lead} {year}, officials said."
+    (mention,) = find_dates(sentence, None)
+    assert sentence[mention.start : mention.end] == str(year)
+    assert (mention.date_start, mention.date_end) == (f"{year}-01-01", f"{year}-12-31")
