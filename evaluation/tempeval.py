@@ -168,6 +168,11 @@ def to_timex_value(date_start: str | None, date_end: str | None) -> str | None:
         return f"{start.year:04d}-{start.month:02d}"  # whole month, or early/mid/late (mod)
     if start == date(start.year, 1, 1) and finish == date(start.year, 12, 31):
         return f"{start.year:04d}"
+    if start.year % 10 == 0 and (start, finish) == (
+        date(start.year, 1, 1),
+        date(start.year + 9, 12, 31),
+    ):
+        return f"{start.year // 10:03d}X"  # a decade, as TimeBank writes it
     if (
         start.year == finish.year
         and start.day == 1

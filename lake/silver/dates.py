@@ -43,7 +43,7 @@ _PATTERNS = [
     (
         "relative",
         re.compile(
-            r"\b(?:(?P<part>[Ee]arly|[Mm]id|[Ll]ate)[- ])?(?P<rel>[Ll]ast|[Tt]his|"
+            r"\b(?:(?P<part>[Ee]arly|[Mm]id|[Ll]ate)[- ])?(?P<rel>[Ll]ast|[Tt]his|[Nn]ext|"
             r"[Ee]arlier this|[Ll]ater this)\s+(?P<unit>week|month|year)\b"
         ),
     ),
@@ -63,7 +63,24 @@ _PATTERNS = [
             r"(?!,?\s+(?:the\s+)?\d)(?!\s+[A-Z])"
         ),
     ),
-    ("relday", re.compile(r"\b(?P<rel>yesterday|today|tomorrow)\b", re.IGNORECASE)),
+    (
+        "relday",
+        re.compile(
+            r"\b(?P<rel>yesterday|today|tomorrow|tonight|this\s+(?:morning|afternoon|evening)|"
+            r"last\s+(?:night|evening))\b",
+            re.IGNORECASE,
+        ),
+    ),
+    # "15 years ago", "a week ago": counted back from publication.
+    (
+        "ago",
+        re.compile(
+            r"\b(?P<n>an?|\d{1,3}|"
+            + "|".join(sorted([*lx.UNITS, *lx.TENS], key=len, reverse=True))
+            + r")\s+(?P<unit>day|week|month|year|decade)s?\s+ago\b",
+            re.IGNORECASE,
+        ),
+    ),
     # Years last: a year inside a fuller date above is part of that date.
     (
         "years",
@@ -106,6 +123,8 @@ def is_year(sentence: str, start: int, end: int) -> bool:
 def _plural_noun_follows(sentence: str, end: int) -> bool:
     nxt = re.match(r"\s+([A-Za-z][\w-]*)", sentence[end:])
     word = nxt.group(1) if nxt else ""
+    if word.lower() in lx.EVENT_NOUNS or word.lower()[:-1] in lx.EVENT_NOUNS:
+        return False  # "the 2016 elections", "the 2001 attacks" are events of that year
     return word[:1].islower() and (word.endswith("s") or word in lx.PLURAL_NOUNS)
 
 
@@ -162,7 +181,7 @@ def _range(year: int | None, month: int, first: int, last: int) -> tuple[str, st
 
 _HINT = re.compile(
     r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|week|month|year|yesterday|today|"
-    r"tomorrow|day|\b1[89]\d\d|\b20\d\d",
+    r"tomorrow|day|night|morning|evening|afternoon|ago|\b1[89]\d\d|\b20\d\d",
     re.IGNORECASE,
 )
 
@@ -221,9 +240,11 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
         for m in pattern.finditer(sentence):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
-            if kind == "relative" and re.search(r"['’]s\s+$", sentence[: m.start()]):
+            if kind in ("relative", "ago") and re.search(r"['’]s\s+$", sentence[: m.start()]):
                 continue  # "Biden's last year in office" is not a date of this story
-            if kind == "relative" and _COMPARISON_BASE.search(_clause_before(sentence, m.start())):
+            if kind in ("relative", "ago") and _COMPARISON_BASE.search(
+                _clause_before(sentence, m.start())
+            ):
                 continue  # "twice the total for last year": the baseline, not when it happened
             if kind in ("weekday", "relday") and _not_a_date(kind, sentence, m):
                 continue
@@ -384,23 +405,45 @@ def _resolve(
     if kind == "relday":
         if published is None:
             return None
-        shift = {"yesterday": -1, "today": 0, "tomorrow": 1}[groups["rel"].lower()]
+        rel = " ".join(groups["rel"].lower().split())
+        shift = {"yesterday": -1, "tomorrow": 1, "last night": -1, "last evening": -1}.get(rel, 0)
         day = (published.date() + timedelta(days=shift)).isoformat()
         return DateMention(m.start(), m.end(), day, "exact", day, day)
+    if kind == "ago":
+        if published is None:
+            return DateMention(m.start(), m.end(), None, "vague", None, None)
+        word = groups["n"].lower()
+        n = int(word) if word.isdigit() else 1 if word in ("a", "an") else lx.UNITS.get(word)
+        n = lx.TENS.get(word, n)
+        unit, today = groups["unit"].lower(), published.date()
+        if unit in ("day", "week"):
+            day = (today - timedelta(days=n * (7 if unit == "week" else 1))).isoformat()
+            return DateMention(m.start(), m.end(), day, "vague", day, day)
+        if unit == "month":
+            months = today.year * 12 + today.month - 1 - n
+            first = date(months // 12, months % 12 + 1, 1)
+            value, start, end = _range(first.year, first.month, 1, _month_days(first))
+            return DateMention(m.start(), m.end(), value, "vague", start, end)
+        year = today.year - n * (10 if unit == "decade" else 1)
+        if year < 1:
+            return None
+        start, end = f"{year:04d}-01-01", f"{year:04d}-12-31"
+        return DateMention(m.start(), m.end(), f"{start}/{end}", "vague", start, end)
     return None
 
 
+def _month_days(first: date) -> int:
+    return calendar.monthrange(first.year, first.month)[1]
+
+
 def _relative_range(rel: str, unit: str, today: date) -> tuple[date, date]:
+    step = {"last": -1, "next": 1}.get(rel, 0)
     if unit == "week":
-        monday = today - timedelta(days=today.weekday())
-        if rel == "last":
-            monday -= timedelta(days=7)
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * step)
         return monday, monday + timedelta(days=6)
     if unit == "month":
-        first = today.replace(day=1)
-        if rel == "last":
-            first = (first - timedelta(days=1)).replace(day=1)
-        last = first.replace(day=calendar.monthrange(first.year, first.month)[1])
-        return first, last
-    year = today.year - 1 if rel == "last" else today.year
+        months = today.year * 12 + today.month - 1 + step
+        first = date(months // 12, months % 12 + 1, 1)
+        return first, first.replace(day=_month_days(first))
+    year = today.year + step
     return date(year, 1, 1), date(year, 12, 31)

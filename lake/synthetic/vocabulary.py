@@ -391,7 +391,7 @@ BACKGROUND = (
     "Residents packed a community meeting to demand clearer information.",
     "The administration has defended its handling of the situation.",
     "Aid groups said they were stretched thin.",
-    "The response has become a political flashpoint ahead of next year's elections.",
+    "The response has become a political flashpoint ahead of the coming elections.",
     "Some experts said the warning signs had been visible for years.",
     "Officials have not said who will lead a formal review.",
     "Schools and offices in parts of {region} were closed as a precaution.",

@@ -132,6 +132,7 @@ def test_a_weekday_is_always_that_weekday_within_its_window(day, weekday, frame)
         ("The law passed in 2019.", [("2019", "2019-01-01/2019-12-31")]),
         ("She ran in the 2016 presidential race.", [("2016", "2016-01-01/2016-12-31")]),
         ("A 1993 statute set the limit.", [("1993", "1993-01-01/1993-12-31")]),
+        ("He lost the 2010 elections.", [("2010", "2010-01-01/2010-12-31")]),
         ("Most 2020 Democrats back the plan.", [("2020", "2020-01-01/2020-12-31")]),
         (
             "He led the agency from 2000 to 2006, aides said.",
@@ -161,3 +162,34 @@ def test_a_year_after_a_dating_word_is_that_whole_year(year, lead):
     (mention,) = find_dates(sentence, None)
     assert sentence[mention.start : mention.end] == str(year)
     assert (mention.date_start, mention.date_end) == (f"{year}-01-01", f"{year}-12-31")
+
+
+# Relative to the article's publication (Thursday 2016-02-25): periods counted back with "ago",
+# "next" week, month or year, and parts of the day.
+@pytest.mark.parametrize(
+    "sentence, dates",
+    [
+        ("The rule was approved 15 years ago.", [("15 years ago", "2001-01-01/2001-12-31")]),
+        ("She won four years ago.", [("four years ago", "2012-01-01/2012-12-31")]),
+        ("He said so a week ago.", [("a week ago", "2016-02-18")]),
+        ("They met a month ago.", [("a month ago", "2016-01-01/2016-01-31")]),
+        ("A decade ago the plant closed.", [("A decade ago", "2006-01-01/2006-12-31")]),
+        ("It ends next month.", [("next month", "2016-03-01/2016-03-31")]),
+        ("She will run next year.", [("next year", "2017-01-01/2017-12-31")]),
+        ("The vote is next week.", [("next week", "2016-02-29/2016-03-06")]),
+        ("It could happen tonight.", [("tonight", "2016-02-25")]),
+        ("The mayor spoke this morning.", [("this morning", "2016-02-25")]),
+        ("Last night, the House voted.", [("Last night", "2016-02-24")]),
+        # a comparison's baseline, and a show's name, are no dates
+        ("Sales rose to 400, up from 300 a year ago.", []),
+        ("He appeared on The Tonight Show.", []),
+    ],
+)
+def test_periods_counted_from_publication(sentence, dates):
+    found = find_dates(sentence, datetime(2016, 2, 25, 15, tzinfo=UTC))
+    assert [(sentence[d.start : d.end], d.value_text) for d in found] == dates
+
+
+def test_a_period_ago_without_a_publication_date_is_kept_unresolved():
+    (mention,) = find_dates("The rule was approved 15 years ago.", None)
+    assert (mention.value_text, mention.date_start) == (None, None)
