@@ -109,3 +109,18 @@ def test_a_bad_setting_is_one_line_naming_its_variable_and_exits_2(
     )
     assert done.returncode == 2
     assert done.stderr.strip() == message
+
+
+def test_a_dagster_run_on_a_busy_warehouse_waits_then_names_the_holder(holder, monkeypatch):
+    """Dagster's steps take the same lock as `claimhouse run`, in any Dagster home: a run
+    meets run-A's lock before it starts Spark."""
+    from orchestration.resources import LakeResource
+
+    warehouse, _ = holder
+    monkeypatch.setenv("CLAIMHOUSE_LOCK_TIMEOUT_S", "0.5")
+    resource = LakeResource(warehouse=str(warehouse), input_dir=str(warehouse.parent))
+    started = time.monotonic()
+    busy = pytest.raises(WarehouseBusy, match="warehouse busy: run run-A since 20")
+    with busy, resource.open("dagster-run-B"):
+        pass
+    assert 0.5 <= time.monotonic() - started < 30
