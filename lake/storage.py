@@ -21,6 +21,7 @@ from pyspark.sql.types import StructType
 from lake.schemas import GOLD_RELEASE, ReleaseSpec, TableSpec
 
 RELEASES: dict[str, ReleaseSpec] = {GOLD_RELEASE.layer: GOLD_RELEASE}
+_NO_STATS = ("delta.dataSkippingNumIndexedCols", "0")
 
 
 class LakeError(Exception):
@@ -71,17 +72,31 @@ class Lake:
                 ),
             )
             rows = part if rows is None else rows.unionByName(part)
+        store = str(self.path(spec.store))
+        # No per-file column statistics: the release's files are few, and Delta parsing
+        # statistics of every nested column cost a point query through the views about 20 ms
+        # (benchmarks/README.md, sql_endpoint_latency). A table property is read from the
+        # options only when the table is created; an older release table gets it once here.
+        if self.exists(spec.store) and _NO_STATS[0] not in self._properties(store):
+            quoted = store.replace("`", "``")
+            self.spark.sql(
+                f"ALTER TABLE delta.`{quoted}` SET TBLPROPERTIES ('{_NO_STATS[0]}' = '0')"
+            )
         (
             rows.write.format("delta")
             .mode("overwrite")
             .option("overwriteSchema", "true")
+            .option(*_NO_STATS)
             .partitionBy("relation")
-            .save(str(self.path(spec.store)))
+            .save(store)
         )
         self.register(spec.store)
         for table in spec.tables:
             self._register_released(spec, table, frames[table].schema)
         return self.version(spec.store)
+
+    def _properties(self, path: str) -> dict[str, str]:
+        return DeltaTable.forPath(self.spark, path).detail().first()["properties"]
 
     def _released(self, table: str, version: int | None = None) -> DataFrame:
         layer, name = _split(table)

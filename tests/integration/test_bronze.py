@@ -387,3 +387,14 @@ def test_bronze_checks_its_candidate_before_writing_it(spark, lake, tmp_path, mo
     # The accounting rule judged the candidate: the articles this run was about to add.
     accounted = next(r for r in checked if r["rule"] == "file_accounted_for")
     assert (accounted["element_count"], accounted["unexpected_count"]) == (5, 0)
+
+
+def test_a_run_whose_log_loses_a_file_stops_loudly_and_publishes_nothing(spark, lake, monkeypatch):
+    """files seen = articles + unchanged + duplicates + rejects + sidecars + ... is checked in
+    the run itself: a log that accounts for fewer files stops the run before any MERGE."""
+    from lake.storage import LakeError
+
+    monkeypatch.setattr(IngestSummary, "accounted", property(lambda s: s.files_seen - 1))
+    with pytest.raises(LakeError, match=r"accounts for 4 of the 5 files seen in .*seeds"):
+        ingest(spark, lake, SEEDS, "r1", LIMIT)
+    assert (lake.count("bronze.articles"), lake.count("bronze.ingest_log")) == (0, 0)
