@@ -31,6 +31,8 @@ from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import yaml
+
 from evaluation.facts import load_truth_facts, score_synthetic
 from lake.bronze.parse import parse_file
 from lake.silver import stories as S
@@ -38,10 +40,15 @@ from lake.silver.extract import extract_claims, problems
 from lake.synthetic.generate import generate
 
 _EPOCH = date(1970, 1, 1)
-OPEN_BOUND_FACTOR = 1.5  # dbt_project.yml var open_bound_factor
-MAGNITUDE_GAP = 10  # dbt_project.yml var magnitude_gap
-UNRECONCILED_MEASURES = {"date:statement"}  # dbt_project.yml var unreconciled_measures
-SYNONYM_MIN_STORIES = 2  # dbt_project.yml var synonym_min_stories
+# Gold's settings, read from their one home: the dbt project's vars.
+_VARS = yaml.safe_load(
+    (Path(__file__).resolve().parent.parent / "dbt_project" / "dbt_project.yml").read_text()
+)["vars"]
+OPEN_BOUND_FACTOR = float(_VARS["open_bound_factor"])
+MAGNITUDE_GAP = float(_VARS["magnitude_gap"])
+UNRECONCILED_MEASURES = set(_VARS["unreconciled_measures"])
+SYNONYM_MIN_STORIES = int(_VARS["synonym_min_stories"])
+DAYS_PER_UNIT = {unit: float(days) for unit, days in _VARS["days_per_unit"].items()}
 _INF = float("inf")
 # int_claims_intervals.sql's precision_tier: stated values, then bounds (1), then vague amounts.
 _PRECISION_TIER = {"exact": 0, "approximate": 0, "almost": 0, "vague": 2}
@@ -61,8 +68,20 @@ def _day_of_year(text: str | None) -> int | None:
         return None
 
 
+def _staged(c: dict) -> dict:
+    """stg_silver__claims.sql: bounds of durations in days, of ages in years."""
+    if c["kind"] not in ("duration", "age") or c["unit"] not in DAYS_PER_UNIT:
+        return {**c, "value_scale": 1.0}
+    scale = DAYS_PER_UNIT[c["unit"]]
+    if c["kind"] == "age":
+        scale /= DAYS_PER_UNIT["years"]
+    scaled = {k: None if c[k] is None else c[k] * scale for k in ("lower", "upper")}
+    return {**c, **scaled, "value_scale": scale}
+
+
 def _interval(c: dict) -> dict:
     """int_claims_intervals.sql for one claim."""
+    c = _staged(c)
     if c["kind"] == "date":
         lo, hi = _day(c["date_start"]), _day(c["date_end"])
         md_lo, md_hi = _day_of_year(c["date_start"]), _day_of_year(c["date_end"])
@@ -409,7 +428,7 @@ def reconcile(
             if lower > upper:
                 lower, upper = consensus["lo"], consensus["hi"]
             upper = None if upper == _INF else upper
-        values = [c["value"] for c in group if c["value"] is not None]
+        values = [c["value"] * c["value_scale"] for c in group if c["value"] is not None]
         facts.append(
             {
                 "fact_id": fact_id,
@@ -418,7 +437,11 @@ def reconcile(
                 "measure_key": measure_key,
                 "measure_keys": sorted({c["measure_key"] for c in group}),
                 "per": per or None,
-                "consensus_value": consensus["value"] if consensus else None,
+                "consensus_value": (
+                    consensus["value"] * consensus["value_scale"]
+                    if consensus and consensus["value"] is not None
+                    else None
+                ),
                 "consensus_text": consensus["value_text"] if consensus else None,
                 "consensus_lower": lower,
                 "consensus_upper": upper,

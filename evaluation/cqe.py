@@ -278,8 +278,10 @@ def claim_unit(kind: str, unit: str | None, per: str | None, text: str, set_name
     age = _AGE.search(text)
     if kind == "percent":
         name = "percentage"
+    elif kind == "age" and unit:
+        name = f"{singular(unit)} of age"  # the repository's age unit
     elif age and kind in ("count", "rate"):
-        name = f"{age.group(1).lower()} of age"  # "five years old": the repository's age unit
+        name = f"{age.group(1).lower()} of age"
     elif kind == "money":
         name = currency_of(text) or "-"
     elif kind == "ratio":

@@ -19,7 +19,7 @@ from pyspark.sql.types import (
 
 # The closed vocabularies of bronze, silver and gold. The contracts and dbt's tests list them
 # too (YAML cannot import them): tests/unit/test_vocabularies.py holds those lists to these.
-KINDS = ("count", "rate", "percent", "money", "date", "ratio")
+KINDS = ("count", "rate", "percent", "money", "date", "ratio", "duration", "age")
 QUALIFIERS = ("exact", "approximate", "at_least", "more_than", "up_to", "almost", "vague")
 ATTRIBUTION_KINDS = (
     "named_person",
@@ -131,9 +131,19 @@ _CLAIM_FIELDS = [
     _f("char_end", IntegerType(), False, "body[char_start:char_end] == claim_text"),
     _f("claim_text", StringType(), False),
     _f("sentence", StringType(), False),
-    _f("kind", StringType(), False, "count | rate | percent | money | date | ratio"),
+    _f(
+        "kind",
+        StringType(),
+        False,
+        "count | rate | percent | money | date | ratio | duration | age",
+    ),
     _f("value", DoubleType(), True, "null for dates and vague amounts"),
-    _f("value_text", StringType(), True, "number, ISO date, --MM-DD, or a date range a/b"),
+    _f(
+        "value_text",
+        StringType(),
+        True,
+        "number, ISO date, --MM-DD, a date range a/b, or an ISO 8601 duration (P14M, PT48H)",
+    ),
     _f("lower", DoubleType(), True, "bound implied by the qualifier"),
     _f("upper", DoubleType(), True, "bound implied by the qualifier"),
     _f(
@@ -142,7 +152,12 @@ _CLAIM_FIELDS = [
         False,
         "exact | approximate | at_least | more_than | up_to | almost | vague",
     ),
-    _f("unit", StringType(), True, "normalized plural noun"),
+    _f(
+        "unit",
+        StringType(),
+        True,
+        "normalized plural noun; a duration's or age's time unit as stated (days, months...)",
+    ),
     _f("per", StringType(), True, "period of a rate"),
     _f("subject", StringType(), True, "the counted noun phrase as written"),
     _f("measure_key", StringType(), False, "what is measured, for grouping into facts"),

@@ -45,8 +45,8 @@ from evaluation.basil.rebuild import OUTLETS, is_held_out, load_articles, write_
 
 TARGETS = {"recall": 0.92, "precision": 0.92, "dates_right_day": 0.90}
 
-# Which extractor kinds express a labelled kind (the extractor has no duration/age/time/measure
-# kinds: a duration or an age comes out as a count with its unit, a clock time as nothing).
+# Which extractor kinds express a labelled kind (the extractor has no time or measure kinds:
+# a clock time comes out as nothing, a physical measure as a count with its unit).
 COMPATIBLE_KINDS = {
     "count": {"count"},
     "money": {"money"},
@@ -54,8 +54,8 @@ COMPATIBLE_KINDS = {
     "rate": {"rate", "ratio", "percent"},
     "ratio": {"ratio", "percent", "rate"},
     "measure": {"count", "rate"},
-    "duration": {"count", "date"},
-    "age": {"count"},
+    "duration": {"duration"},
+    "age": {"age"},
     "time": {"date"},
     "date": {"date"},
 }

@@ -13,6 +13,9 @@ _MONTH = (
     r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|"
     r"December|Jan\.|Feb\.|Mar\.|Apr\.|Jun\.|Jul\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)"
 )
+# A month as an attributive ("a January fundraiser", "the November midterms"): not May, a
+# modal verb and a name as often as a month.
+_MONTH_NOT_MAY = _MONTH.replace("May|", "")
 _WEEKDAY = r"(?:(?P<weekday>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+)?"
 _YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
 _PATTERNS = [
@@ -34,8 +37,15 @@ _PATTERNS = [
     (
         "month",
         re.compile(
-            r"\b(?:in|during|since|by|until|from)\s+" + _MONTH + r"(?:\s+(?P<year>"
-            r"(?:19|20)\d\d))?\b(?!\s+\d)"
+            r"\b(?:[Ii]n|[Dd]uring|[Ss]ince|[Bb]y|[Uu]ntil|[Ff]rom|[Ii]nto|[Tt]hrough)\s+"
+            + _MONTH
+            + r"(?:\s+(?P<year>(?:19|20)\d\d))?\b(?!\s+\d)"
+        ),
+    ),
+    (
+        "month",
+        re.compile(
+            r"\b(?:[Aa]n?|[Tt]he|[Tt]his|[Ll]ast|[Nn]ext)\s+" + _MONTH_NOT_MAY + r"(?=\s+[a-z])"
         ),
     ),
     # A month with its year needs no preposition: "January 1998", "Oct. 2019".
@@ -45,6 +55,13 @@ _PATTERNS = [
         re.compile(
             r"\b(?:(?P<part>[Ee]arly|[Mm]id|[Ll]ate)[- ])?(?P<rel>[Ll]ast|[Tt]his|[Nn]ext|"
             r"[Ee]arlier this|[Ll]ater this)\s+(?P<unit>week|month|year)\b"
+        ),
+    ),
+    # "this weekend", "over the weekend", "a weekend tweet": a Saturday and Sunday.
+    (
+        "weekend",
+        re.compile(
+            r"\b(?:(?P<rel>[Ll]ast|[Tt]his|[Nn]ext)\s+|(?:[Tt]he|[Aa])\s+)(?P<wk>weekend)\b"
         ),
     ),
     (
@@ -202,7 +219,7 @@ def _clause_before(sentence: str, start: int) -> str:
 
 # "will", "must", "is scheduled to": the clause speaks of what is still to come.
 _FUTURE = re.compile(
-    r"\b(?:will|shall|must|(?:is|are)\s+(?:scheduled|set|due|expected|slated)\s+to|"
+    r"\b(?:will|shall|must|(?:is|are)\s+(?:scheduled|set|due|expected|slated)\b(?:\s+to)?|"
     r"plan(?:s|ned|ning)?\s+to|as\s+soon\s+as)\b",
     re.IGNORECASE,
 )
@@ -240,6 +257,7 @@ _CUES = {
     "month": lambda s, low: _MONTHISH.search(s),
     "iso": lambda s, low: _YEARISH.search(s),
     "relative": lambda s, low: "week" in low or "month" in low or "year" in low,
+    "weekend": lambda s, low: "weekend" in low,
     "weekday": lambda s, low: "day" in low,
     "relday": lambda s, low: any(
         w in low for w in ("day", "tomorrow", "night", "morning", "evening", "afternoon")
@@ -277,7 +295,12 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
                 or STREET_AFTER.match(sentence, m.end())
             ):
                 continue
-            tense = _tense(sentence, m.start(), m.end()) if kind == "weekday" else "past"
+            if kind == "weekend" and _RECURRING.search(
+                sentence[max(0, m.start() - 12) : m.start()]
+            ):
+                continue  # "every weekend"
+            weekish = kind in ("weekday", "weekend")
+            tense = _tense(sentence, m.start(), m.end()) if weekish else "past"
             mention = _resolve(kind, m, published, tense)
             if (
                 mention is not None
@@ -412,6 +435,20 @@ def _resolve(
         offset = window + (target - published.weekday() - window) % 7
         day = (published.date() + timedelta(days=offset)).isoformat()
         return DateMention(begin, m.end(), day, "exact", day, day)
+    if kind == "weekend":
+        begin = m.start() if groups.get("rel") else m.start("wk")
+        if published is None:
+            return DateMention(begin, m.end(), None, "vague", None, None)
+        today = published.date()
+        saturday = today + timedelta(days=5 - today.weekday())  # this week's; Sunday: yesterday
+        rel = (groups.get("rel") or "").lower()
+        if rel in ("last", "next"):
+            saturday += timedelta(days=-7 if rel == "last" else 7)
+        elif today.weekday() < 5 and (tense == "past" or (not rel and tense != "future")):
+            # "over the weekend" / "said this weekend", written on a weekday: the last one
+            saturday -= timedelta(days=7)
+        start, end = saturday.isoformat(), (saturday + timedelta(days=1)).isoformat()
+        return DateMention(begin, m.end(), f"{start}/{end}", "vague", start, end)
     if kind in ("year", "years", "decade"):
         first = year
         last = int(groups["year2"]) if groups.get("year2") else first

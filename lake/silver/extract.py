@@ -13,11 +13,12 @@ from lake.schemas import KINDS, QUALIFIERS
 from lake.silver import lexicon as lx
 from lake.silver.attribution import Attribution, find_attributions, outlet_positions
 from lake.silver.dates import find_dates
-from lake.silver.measure import date_key, quantity_key
-from lake.silver.quantities import find_quantities
+from lake.silver.durations import find_durations
+from lake.silver.measure import date_key, duration_key, quantity_key
+from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.5.23"
+EXTRACTOR_VERSION = "0.6.0"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200
@@ -129,10 +130,25 @@ def extract_claims(
                     d.date_end,
                 )
             )
+        taken = list(date_spans)
+        for q in find_durations(s.text):
+            if any(q.number_start < e and b < q.number_end for b, e in taken):
+                continue  # "four years ago" is a date
+            w0 = max(0, q.start - _CONTEXT)
+            key, terms = duration_key(
+                q.kind,
+                q.subject,
+                s.text[w0 : q.end + _CONTEXT],
+                q.start - w0,
+                q.end - w0,
+                [(b - w0, e - w0) for b, e in sources],
+            )
+            claims.append(_quantity_claim(article_id, body, s, q, key, terms))
+            taken.append((q.number_start, q.end))
         for q in find_quantities(s.text):
-            if any(q.number_start < e and b < q.number_end for b, e in date_spans):
+            if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue
-            if any(b <= q.number_start < e for b, e in sources):
+            if q.kind != "ratio" and any(b <= q.number_start < e for b, e in sources):
                 continue  # a number inside "according to three sources" describes the source
             key, terms = quantity_key(
                 q.kind,
@@ -144,26 +160,7 @@ def extract_claims(
                 s.text[q.end : q.end + _CONTEXT],
                 s.text[max(0, q.start - _CONTEXT) : q.start],
             )
-            claims.append(
-                _claim(
-                    article_id,
-                    body,
-                    s,
-                    q.start,
-                    q.end,
-                    q.kind,
-                    q.value,
-                    q.value_text,
-                    q.lower,
-                    q.upper,
-                    q.qualifier,
-                    q.unit,
-                    q.per,
-                    q.subject,
-                    key,
-                    terms,
-                )
-            )
+            claims.append(_quantity_claim(article_id, body, s, q, key, terms))
     for c in claims:
         _attribute(c, sentences, cues_by_sentence, body)
         c.reporting_outlet = reporting_outlet
@@ -220,6 +217,29 @@ def _claim(
         measure_terms=terms,
         date_start=date_start,
         date_end=date_end,
+    )
+
+
+def _quantity_claim(
+    article_id: str, body: str, s: Sentence, q: Quantity, key: str, terms: list[str]
+) -> Claim:
+    return _claim(
+        article_id,
+        body,
+        s,
+        q.start,
+        q.end,
+        q.kind,
+        q.value,
+        q.value_text,
+        q.lower,
+        q.upper,
+        q.qualifier,
+        q.unit,
+        q.per,
+        q.subject,
+        key,
+        terms,
     )
 
 

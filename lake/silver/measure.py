@@ -15,8 +15,16 @@ Rules, in order (the terms used are stored with the claim as measure_terms):
    else "funding" after approved / allocated / pledged ("lawmakers approved $17 million": not
    the lawmakers), else the head of the clause's subject ("the projected gap has grown to $9.3
    billion").
-4. ratios: "ratio:" + the counted noun ("triple the number of daily arrests" -> arrests).
-5. counts and rates: an action noun counts that action ("3,000 arrests" -> arrests); a generic
+4. durations and ages: "duration:" + the noun a duration modifies ("a 35-day shutdown"), else
+   the event it spans, found as a date's ("four years of war" -> war), else the subject of
+   its clause ("the ceasefire held for 72 hours" -> ceasefire); the time between two events
+   adds which side it lies on ("a week after the meeting" -> duration:meeting/after).
+   "age:" + the person's name ("Jane Roe, 46" -> roe) or noun ("a 42-year-old man" -> man).
+   Neither found:
+   "duration:unnamed" / "age:unnamed", which gold does not reconcile (two unrelated periods of
+   one story are not a conflict).
+5. ratios: "ratio:" + the counted noun ("triple the number of daily arrests" -> arrests).
+6. counts and rates: an action noun counts that action ("3,000 arrests" -> arrests); a generic
    people noun takes the action of the verb that governs it ("detaining 3,000 migrants",
    "arrest 3,000 people" -> arrests); otherwise the head noun with the proper-noun modifier
    that names whose it is ("3,000 ICE agents" -> "ice agents"; "21,000 National Guard troops"
@@ -417,3 +425,50 @@ def date_key(
         # "ICE detained 1,600 immigrants on May 28" dates the detentions, not the article's event.
         return f"date:{action}", [f"verb:{action}"]
     return "date:event", ["no-event"]
+
+
+UNNAMED = ("duration:unnamed", "age:unnamed")
+
+
+def duration_key(
+    kind: str,
+    subject: str | None,
+    sentence: str,
+    start: int,
+    end: int,
+    sources: list[tuple[int, int]] = (),
+) -> tuple[str, list[str]]:
+    """kind: "duration" or "age"; subject: the name or noun the extractor tied to it."""
+    if subject:
+        noun = subject.split()[-1].lower()
+        if kind == "duration":
+            noun = lx.ACTION_NOUNS.get(noun, noun)
+        return f"{kind}:{noun}", [f"{kind}-of:{noun}"]
+    if kind == "age":
+        return "age:unnamed", ["nothing-named"]
+    # "a week after the meeting", "a day earlier", "a week in advance": the time between two
+    # events, not the length of one.
+    offset = _OFFSET_AFTER.match(sentence[end:])
+    suffix = f"/{_OFFSETS[offset.group(1).lower().split()[0]]}" if offset else ""
+    key, terms = date_key(sentence, start, end, sources)
+    if key not in ("date:event", "date:statement"):
+        return "duration:" + key.split(":", 1)[1] + suffix, terms
+    if not offset and (head := _clause_subject(sentence[:start])):
+        return f"duration:{head}", [f"duration-subject:{head}"]
+    return "duration:unnamed", ["nothing-named"]
+
+
+_OFFSETS = {
+    "after": "after",
+    "later": "after",
+    "since": "after",
+    "into": "after",
+    "before": "before",
+    "earlier": "before",
+    "in": "before",
+    "ahead": "before",
+    "prior": "before",
+}
+_OFFSET_AFTER = re.compile(
+    r"^\s+(after|later|since|into|before|earlier|in\s+advance|ahead\s+of|prior\s+to)\b", re.I
+)

@@ -15,12 +15,14 @@ from lake.silver.dates import STREET_AFTER, is_year
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
 _TEN_WORDS = "|".join(lx.TENS)
 _SMALL = rf"(?:(?:{_TEN_WORDS})(?:[- ](?:{_UNIT_WORDS}))?|{_UNIT_WORDS})"
-_WORD_NUMBER = re.compile(
-    rf"\b(?:(?:a|one)\s+(?:hundred|thousand|million|billion)"
+# A number written in words ("twenty-one thousand", "a dozen"), as a pattern other finders
+# embed (durations).
+WORD_NUMBER = (
+    rf"(?:(?:a|one)\s+(?:hundred|thousand|million|billion)"
     rf"|{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?(?:\s+(?:thousand|million|billion))?"
-    rf"|a\s+dozen|dozen)\b",
-    re.IGNORECASE,
+    rf"|a\s+dozen|dozen)"
 )
+_WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
 # At most 18 digits before the point: a longer run is an identifier or noise, not a figure
 # (and would overflow a float).
 _DIGITS = re.compile(
@@ -48,6 +50,12 @@ _MULTIPLIER = re.compile(
     r"that|what|from|to|in|since)\b)|\b(?P<verb>doubled|tripled|quadrupled)\b",
     re.IGNORECASE,
 )
+# A part of a whole: "one in three voters", "a 1-in-3 chance", "9 in 10".
+_PROPORTION = re.compile(
+    rf"(?<![\w$.,-])(?P<part>\d{{1,3}}|{WORD_NUMBER})(?:\s+|-)in(?:\s+|-)"
+    rf"(?P<whole>\d{{1,3}}(?:,\d{{3}})*|{WORD_NUMBER})\b(?![-.,]?\d)",
+    re.IGNORECASE,
+)
 _TIMES_AFTER = re.compile(
     r"\s+(?P<times>times)\s+(?:the|as|more|higher|larger|bigger|greater|that|what|its|their)\b",
     re.IGNORECASE,
@@ -73,7 +81,7 @@ class Quantity:
     end: int  # span end, unit noun phrase included
     number_start: int
     number_end: int
-    kind: str  # count | rate | percent | money | ratio
+    kind: str  # count | rate | percent | money | ratio | duration | age
     value: float | None
     value_text: str
     qualifier: str
@@ -109,11 +117,18 @@ def words_to_number(text: str) -> float | None:
     return float(total + current)
 
 
-def _format_number(value: float) -> str:
+def _number_text(text: str) -> float | None:
+    """'3' -> 3.0, '1,000' -> 1000.0, 'three' -> 3.0."""
+    if text[0].isdigit():
+        return float(text.replace(",", ""))
+    return words_to_number(text)
+
+
+def format_number(value: float) -> str:
     return str(int(value)) if math.isfinite(value) and value == int(value) else repr(value)
 
 
-def _bounds(qualifier: str, value: float) -> tuple[float | None, float | None]:
+def bounds(qualifier: str, value: float) -> tuple[float | None, float | None]:
     return {
         "exact": (value, value),
         "approximate": (value * 0.9, value * 1.1),
@@ -124,7 +139,7 @@ def _bounds(qualifier: str, value: float) -> tuple[float | None, float | None]:
     }[qualifier]
 
 
-def _qualifier_before(sentence: str, start: int) -> tuple[str, int]:
+def qualifier_before(sentence: str, start: int) -> tuple[str, int]:
     """The qualifier right before a number and where it starts, or ('exact', start)."""
     window_start = max(0, start - 25)
     match = _QUALIFIER.search(sentence[window_start:start])
@@ -136,7 +151,7 @@ def _qualifier_before(sentence: str, start: int) -> tuple[str, int]:
 def _mention(start: int, end: int, kind: str, value: float, **extra) -> Quantity:
     """A mention stated exactly: its bounds are the value itself."""
     return Quantity(
-        start, end, start, end, kind, value, _format_number(value), "exact", value, value, **extra
+        start, end, start, end, kind, value, format_number(value), "exact", value, value, **extra
     )
 
 
@@ -215,7 +230,19 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "ratio", value, unit="times"))
-    # Overlaps: keep the longest mention ("two hundred" over "two").
+    for m in _PROPORTION.finditer(sentence):
+        part, whole = _number_text(m.group("part")), _number_text(m.group("whole"))
+        if part is None or not whole or part > whole:
+            continue
+        q = _mention(m.start(), m.end(), "ratio", part / whole)
+        q.value_text = format_number(round(part / whole, 4))
+        found.append(q)
+    return keep_longest(found)
+
+
+def keep_longest(found: list[Quantity]) -> list[Quantity]:
+    """Of overlapping mentions, the one starting first, the longest of those ("two hundred"
+    over "two"), in text order."""
     found.sort(key=lambda q: (q.start, -(q.end - q.start)))
     kept: list[Quantity] = []
     for q in found:
@@ -351,11 +378,11 @@ def find_quantities(sentence: str) -> list[Quantity]:
         if _NUMBER_LABEL.search(before) or _is_year(sentence, q) or _is_identifier(sentence, q):
             continue
         if q.qualifier == "exact":
-            qualifier, q.start = _qualifier_before(sentence, q.number_start)
+            qualifier, q.start = qualifier_before(sentence, q.number_start)
             # "some" and "under" are too common as plain words to trust before a vague amount.
             q.qualifier = qualifier
             if qualifier != "exact" and q.value is not None:
-                q.lower, q.upper = _bounds(qualifier, q.value)
+                q.lower, q.upper = bounds(qualifier, q.value)
         if q.kind == "count" and (times := _TIMES_AFTER.match(sentence[q.number_end :])):
             # "three times the area of last year's fire": a multiplier, not a count of "times".
             q.kind, q.unit = "ratio", "times"
@@ -390,7 +417,11 @@ def find_quantities(sentence: str) -> list[Quantity]:
                 words, _ = _noun_phrase(sentence, q.number_end + of.end())
                 if words:
                     q.subject = sentence[words[0][1] : words[-1][2]]
-        if q.kind == "ratio":
+        if q.kind == "ratio" and q.unit is None:
+            words, _ = _noun_phrase(sentence, q.number_end)  # "one in three voters"
+            if words:
+                q.subject = sentence[words[0][1] : words[-1][2]]
+        elif q.kind == "ratio":
             obj = re.match(
                 r"\s+(?:the\s+)?(?:number|amount|level|total)\s+of\s+"
                 r"((?:[\w’'-]+\s+){0,3}?[\w’'-]+s)\b",

@@ -839,6 +839,10 @@ def _claim_sentence(ctx: ArticleContext, mention: Mention) -> list[Seg]:
             tail = noun.tail
     elif kind == "money" and per:
         text = f"{number} {per}"
+    elif kind == "duration":
+        text = f"{number} {spec.unit}"
+    elif kind == "age":
+        text = f"{number} years old"
     else:
         text = number
     unit = noun.unit if noun else spec.unit
@@ -917,14 +921,10 @@ def _quote_sentence(ctx: ArticleContext) -> list[Seg]:
         last = rng.choice(V.LAST_NAMES)
     name = f"{rng.choice(V.FIRST_NAMES)} {last}"
     role = _fmt(ctx, rng.choice(V.RESIDENT_ROLES))
-    age = str(rng.randint(19, 88))
+    # A resident's age would be a claim of no planted fact: residents are named without one.
     if rng.random() < 0.5:
-        return [_t(f"“{quote},” said {name}, "), Seg(age, nonclaim="age"), _t(f", {role}.")]
-    return [
-        _t(f"“{quote},” said {name}, a "),
-        Seg(f"{age}-year-old", nonclaim="age"),
-        _t(" resident."),
-    ]
+        return [_t(f"“{quote},” said {name}, {role}.")]
+    return [_t(f"“{quote},” said {name}, a longtime resident.")]
 
 
 # --- articles ---------------------------------------------------------------------------------

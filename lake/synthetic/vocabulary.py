@@ -470,8 +470,6 @@ NONCLAIM_TEMPLATES: tuple[tuple[str, str], ...] = (
     ("route", "Traffic was backed up for miles on {nc} as people tried to leave."),
     ("route", "Crews closed a stretch of {nc} north of {place}."),
     ("number_one", "Officials have called public safety their {nc} priority."),
-    ("duration", "{place} has spent {nc} trying to rebuild its emergency services."),
-    ("duration", "The dispute over funding has simmered for {nc}."),
 )
 NONCLAIM_FILLS: dict[str, tuple[str, ...]] = {
     "brand": ("7-Eleven", "Motel 6", "Forever 21", "Super 8", "Circle 9 Market"),
@@ -480,7 +478,6 @@ NONCLAIM_FILLS: dict[str, tuple[str, ...]] = {
     "model": ("KX-200", "RT-450", "Model 7", "V-90", "Series 40", "TR-1100"),
     "route": ("Highway 17", "Interstate 80", "Route 9", "State Road 112", "Highway 101"),
     "number_one": ("No. 1",),
-    "duration": ("four years", "two decades", "six months", "three weeks", "five years"),
 }
 STREETS = (
     "Harbor Street",
@@ -505,7 +502,7 @@ class Noun:
 class MeasureSpec:
     key: str
     label: str
-    kind: str  # count | rate | percent | money | date | ratio
+    kind: str  # count | rate | percent | money | date | ratio | duration | age
     unit: str | None
     clauses: tuple[str, ...]
     nouns: tuple[Noun, ...] = ()
@@ -661,6 +658,18 @@ def date(key: str, label: str, when: str, clauses: list[str]) -> MeasureSpec:
     return MeasureSpec(key, label, "date", None, tuple(clauses), when=when)
 
 
+def duration(
+    key: str, label: str, lo: float, hi: float, clauses: list[str], quals=None
+) -> MeasureSpec:
+    """A period in days ("the strike has lasted 41 days"): gold compares durations in days."""
+    return MeasureSpec(key, label, "duration", "days", tuple(clauses), (), lo, hi, quals=quals)
+
+
+def age(key: str, label: str, lo: float, hi: float, clauses: list[str]) -> MeasureSpec:
+    """An age in years, stated exactly ("the driver was 34 years old")."""
+    return MeasureSpec(key, label, "age", "years", tuple(clauses), (), lo, hi, quals=("exact",))
+
+
 def ratio(key: str, label: str, clauses: list[str]) -> MeasureSpec:
     return MeasureSpec(key, label, "ratio", "times", tuple(clauses))
 
@@ -695,6 +704,13 @@ WILDFIRE = Domain(
         ("Emergency Services Director", "the state's emergency services director"),
     ),
     measures=(
+        duration(
+            "fire_days",
+            "days the fire has burned",
+            3,
+            45,
+            ["the fire has burned for {q}", "the fire has now burned for {q}"],
+        ),
         count(
             "acres_burned",
             "acres burned",
@@ -795,7 +811,7 @@ WILDFIRE = Domain(
     background=(
         "Hot, dry winds pushed the flames across ridgelines faster than crews could cut lines.",
         "Smoke drifted over {place}, prompting health warnings for children and older adults.",
-        "Forecasters expected gusty conditions to continue through the weekend.",
+        "Forecasters expected gusty conditions to continue for several more days.",
         "Many of the homes lost were in canyons with a single road in and out.",
         "Fire officials said years of drought had left the brush unusually dry.",
         "Residents loaded pets and photo albums into cars as the glow spread over the hills.",
@@ -834,6 +850,13 @@ STORM = Domain(
         ("Utility Chief Executive", "the head of the regional utility"),
     ),
     measures=(
+        duration(
+            "outage_days",
+            "days some customers were without power",
+            2,
+            14,
+            ["some customers were without power for {q}", "some homes went without power for {q}"],
+        ),
         count(
             "without_power",
             "customers without power",
@@ -931,7 +954,7 @@ STORM = Domain(
         "Floodwaters swallowed cars and pushed debris into the streets of {place}.",
         "The storm weakened as it moved inland but continued to dump heavy rain.",
         "Forecasters warned that rivers could keep rising for days.",
-        "Boats and high-water vehicles moved through neighborhoods that were dry a day earlier.",
+        "Boats and high-water vehicles moved through neighborhoods that had been dry that morning.",
         "Officials pleaded with people not to drive through flooded roads.",
         "Downed trees and power lines blocked many of the roads out of town.",
         "Some residents who ignored evacuation orders had to be pulled from their homes.",
@@ -1467,6 +1490,13 @@ STRIKE = Domain(
         ("Mediator", "a federal mediator"),
     ),
     measures=(
+        duration(
+            "strike_days",
+            "days the strike has lasted",
+            5,
+            120,
+            ["the strike has lasted {q}", "workers have been on strike for {q}"],
+        ),
         count(
             "strikers",
             "workers on strike",
@@ -1575,6 +1605,13 @@ MILITARY = Domain(
         ("Press Secretary", "the Pentagon press secretary"),
     ),
     measures=(
+        duration(
+            "deployment_days",
+            "planned length of the deployment",
+            30,
+            270,
+            ["the deployment is expected to last {q}", "the deployment could last {q}"],
+        ),
         count(
             "troops",
             "troops deployed",
@@ -2052,6 +2089,13 @@ SAFETY = Domain(
         ("Mayor", "the mayor of {place}"),
     ),
     measures=(
+        age(
+            "suspect_age",
+            "age of the suspect charged",
+            19,
+            64,
+            ["the suspect charged in the case was {q}", "the man charged was {q}"],
+        ),
         count(
             "arrests",
             "arrests made",

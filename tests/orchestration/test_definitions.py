@@ -171,7 +171,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS
-    assert silver["span_matches_body"]["rows_checked"].value == 43
+    assert silver["span_matches_body"]["rows_checked"].value == 48
     assert silver["span_matches_body"]["rows_broken"].value == 0
 
     lake = Lake(spark, warehouse)
@@ -191,8 +191,8 @@ def test_dagster_and_the_cli_build_identical_tables_from_the_same_input(spark, f
     assert result.success and done.returncode == 0, done.stderr[-2000:]
     differences = table_differences(spark, cli_warehouse, dagster_warehouse)
     assert {t: d for t, d in differences.items() if d["only_in_a"] or d["only_in_b"]} == {}
-    assert differences["silver.claims"]["rows_a"] == 43
-    assert differences["gold.facts"]["rows_a"] == 21
+    assert differences["silver.claims"]["rows_a"] == 48
+    assert differences["gold.facts"]["rows_a"] == 23
     # Both record the same four units, each with the input versions it read.
     runs = [
         {

@@ -193,3 +193,48 @@ def test_periods_counted_from_publication(sentence, dates):
 def test_a_period_ago_without_a_publication_date_is_kept_unresolved():
     (mention,) = find_dates("The rule was approved 15 years ago.", None)
     assert (mention.value_text, mention.date_start) == (None, None)
+
+
+# Weekends and months without a year, relative to Wednesday 2024-05-15 (and Saturday 2024-05-18).
+@pytest.mark.parametrize(
+    "sentence, published, dates",
+    [
+        ("Protesters gathered over the weekend.", WED, [("weekend", "2024-05-11/2024-05-12")]),
+        ("He posted it in a weekend tweet.", WED, [("weekend", "2024-05-11/2024-05-12")]),
+        ("Crowds are expected this weekend.", WED, [("this weekend", "2024-05-18/2024-05-19")]),
+        ("The mayor spoke this weekend.", WED, [("this weekend", "2024-05-11/2024-05-12")]),
+        ("The vote is next weekend.", WED, [("next weekend", "2024-05-25/2024-05-26")]),
+        ("They met last weekend.", WED, [("last weekend", "2024-05-11/2024-05-12")]),
+        ("Crowds gathered over the weekend.", "2024-05-18", [("weekend", "2024-05-18/2024-05-19")]),
+        ("The market opens every weekend.", WED, []),
+        # a month: after a preposition, capitalised or not, or as an attributive before a noun
+        ("In March, the council voted.", WED, [("March", "2024-03-01/2024-03-31")]),
+        ("The talks dragged into February.", WED, [("February", "2024-02-01/2024-02-29")]),
+        ("He spoke at a January fundraiser.", WED, [("January", "2024-01-01/2024-01-31")]),
+        (
+            "Voters turn out for the November election.",
+            WED,
+            [("November", "2023-11-01/2023-11-30")],
+        ),
+        # "May" before a noun is a name or a verb as often as a month
+        ("The May government fell.", WED, []),
+    ],
+)
+def test_weekends_and_months_without_a_year(sentence, published, dates):
+    found = find_dates(sentence, datetime.fromisoformat(published).replace(tzinfo=UTC))
+    assert [(sentence[d.start : d.end], d.value_text) for d in found] == dates
+
+
+def test_a_weekend_without_a_publication_date_is_kept_unresolved():
+    (mention,) = find_dates("Protesters gathered over the weekend.", None)
+    assert (mention.value_text, mention.qualifier) == (None, "vague")
+
+
+@given(st.dates(min_value=date(1990, 1, 1), max_value=date(2030, 12, 31)))
+def test_a_weekend_is_always_a_saturday_and_the_sunday_after(day):
+    published = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+    for sentence in ("It happened over the weekend.", "It is due next weekend."):
+        (mention,) = find_dates(sentence, published)
+        saturday, sunday = (date.fromisoformat(x) for x in mention.value_text.split("/"))
+        assert (saturday.weekday(), (sunday - saturday).days) == (5, 1)
+        assert abs((saturday - day).days) <= 14

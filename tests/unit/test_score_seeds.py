@@ -13,7 +13,7 @@ LABELS = Path(__file__).resolve().parent.parent / "fixtures" / "seed_claims.yaml
 
 def test_seed_precision_recall_and_attribution():
     result = score_folder(LABELS, SEEDS)
-    assert result["labels"] == 43
+    assert result["labels"] == 48
     assert result["precision"] >= 0.9, result["extras"]
     assert result["recall"] >= 0.9, result["misses"]
     assert result["attribution_accuracy"] >= 0.9, result["misses"]

@@ -39,9 +39,9 @@ grouped as (
         array_sort(collect_set(claims.measure_key)) as measure_keys,
         claims.kind,
         claims.per,
-        mode(claims.unit, true) as unit,
-        min(claims.value) as value_min,
-        max(claims.value) as value_max,
+        {{ gold_unit('claims.kind', 'mode(claims.unit, true)') }} as unit,
+        min(claims.value * claims.value_scale) as value_min,
+        max(claims.value * claims.value_scale) as value_max,
         count(distinct claims.article_id) as article_count,
         count(distinct claims.source_key) as independent_source_count,
         count(*) as claim_count,
@@ -64,7 +64,7 @@ facts as (
         grouped.kind,
         grouped.unit,
         grouped.per,
-        consensus.value as consensus_value,
+        consensus.value * consensus.value_scale as consensus_value,
         consensus.value_text as consensus_text,
         case
             when consensus.kind = 'date' then null

@@ -13,8 +13,11 @@ renamed as (
         kind,
         value,
         value_text,
-        lower as value_lower,
-        upper as value_upper,
+        -- Bounds in gold's unit (durations in days, ages in years), so "five weeks" and "a
+        -- 35-day" compare; value and unit stay as the article stated them.
+        lower * {{ unit_scale('kind', 'unit') }} as value_lower,
+        upper * {{ unit_scale('kind', 'unit') }} as value_upper,
+        {{ unit_scale('kind', 'unit') }} as value_scale,
         qualifier,
         unit,
         per,
