@@ -66,6 +66,10 @@ _NAME_AGE = re.compile(
 )
 _HEAD_AFTER = re.compile(r"^\s+(?P<np>(?:[a-z][\w’'-]*\s+){0,2}?(?P<head>[a-z][\w’'-]*))\b")
 _MAX_AGE = 120
+# What a sentence must hold for each search to be worth running: most sentences state no
+# period and no age.
+_UNIT_CUE = re.compile(r"second|minute|hour|day|week|month|year|decade|centur")
+_AGE_CUE = re.compile(r",\s+\d{1,3},(?!\d)|\(\d{1,3}\)")
 
 
 def _unit(word: str) -> tuple[str, float]:
@@ -119,7 +123,9 @@ def _noun_after(sentence: str, end: int) -> tuple[str, list[str], int] | None:
 def find_durations(sentence: str) -> list[Quantity]:
     """Every duration and age stated in the sentence; of overlapping ones, the longest."""
     found: list[Quantity] = []
-    for m in _STATED.finditer(sentence):
+    low = sentence.lower()
+    units = _UNIT_CUE.search(low) is not None
+    for m in _STATED.finditer(sentence) if units else ():
         if m.start() > 0 and sentence[m.start() - 1] in "-–":
             continue
         if not m.group("num")[0].isdigit() and is_name_word(sentence, m.start()):
@@ -140,7 +146,7 @@ def find_durations(sentence: str) -> list[Quantity]:
         if m.group("sep") == "-":
             _describe(sentence, q, m.end())
         found.append(q)
-    for m in _ONE.finditer(sentence):
+    for m in _ONE.finditer(sentence) if units else ():
         before = sentence[max(0, m.start() - 40) : m.start()]
         lead = _SPAN_BEFORE.search(before)
         if not (lead or _SPAN_AFTER.match(sentence[m.end() :])):
@@ -151,11 +157,11 @@ def find_durations(sentence: str) -> list[Quantity]:
             continue
         unit, factor = _unit(m.group("unit"))
         found.append(_mention(sentence, m.start(), m.end(), "duration", factor, unit))
-    for m in _AGED.finditer(sentence):
+    for m in _AGED.finditer(sentence) if "age" in low else ():
         value = float(m.group("num"))
         if 0 < value <= _MAX_AGE:
             found.append(_mention(sentence, m.start("num"), m.end("num"), "age", value, "years"))
-    for m in _NAME_AGE.finditer(sentence):
+    for m in _NAME_AGE.finditer(sentence) if _AGE_CUE.search(sentence) else ():
         group = "num" if m.group("num") else "num2"
         value = float(m.group(group))
         name = m.group("name").split()

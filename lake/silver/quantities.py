@@ -22,7 +22,9 @@ WORD_NUMBER = (
     rf"|{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?(?:\s+(?:thousand|million|billion))?"
     rf"|a\s+dozen|dozen)"
 )
-_WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
+# Run on the lowercased sentence: a case-insensitive alternation is several times slower.
+_WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b")
+_WORD_NUMBER_ANY_CASE = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
 # At most 18 digits before the point: a longer run is an identifier or noise, not a figure
 # (and would overflow a float).
 _DIGITS = re.compile(
@@ -50,12 +52,14 @@ _MULTIPLIER = re.compile(
     r"that|what|from|to|in|since)\b)|\b(?P<verb>doubled|tripled|quadrupled)\b",
     re.IGNORECASE,
 )
-# A part of a whole: "one in three voters", "a 1-in-3 chance", "9 in 10".
-_PROPORTION = re.compile(
-    rf"(?<![\w$.,-])(?P<part>\d{{1,3}}|{WORD_NUMBER})(?:\s+|-)in(?:\s+|-)"
-    rf"(?P<whole>\d{{1,3}}(?:,\d{{3}})*|{WORD_NUMBER})\b(?![-.,]?\d)",
-    re.IGNORECASE,
+# A part of a whole: "one in three voters", "a 1-in-3 chance", "9 in 10". Found from its "in"
+# (rare beside a number) rather than by trying every word as the part.
+_IN = re.compile(r"[\s-][Ii][Nn][\s-]")
+_PART = re.compile(rf"(?<![\w$.,-])(?P<part>\d{{1,3}}|{WORD_NUMBER})$", re.IGNORECASE)
+_WHOLE = re.compile(
+    rf"(?P<whole>\d{{1,3}}(?:,\d{{3}})*|{WORD_NUMBER})\b(?![-.,]?\d)", re.IGNORECASE
 )
+_MULTIPLIER_CUES = ("doubl", "tripl", "quadrupl", "twice", "half", "fold")
 _TIMES_AFTER = re.compile(
     r"\s+(?P<times>times)\s+(?:the|as|more|higher|larger|bigger|greater|that|what|its|their)\b",
     re.IGNORECASE,
@@ -174,7 +178,14 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 currency=lx.CURRENCY_SYMBOLS.get(m.group("cur") or ""),
             )
         )
-    for m in _WORD_NUMBER.finditer(sentence):
+    lowered = sentence.lower()
+    # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
+    words = (
+        _WORD_NUMBER.finditer(lowered)
+        if len(lowered) == len(sentence)
+        else _WORD_NUMBER_ANY_CASE.finditer(sentence)
+    )
+    for m in words:
         if m.start() > 0 and sentence[m.start() - 1] in "-–":
             continue  # "7-Eleven"
         if is_name_word(sentence, m.start()):
@@ -222,7 +233,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 float((high + 1) * scale - 1),
             )
         )
-    for m in _MULTIPLIER.finditer(sentence):
+    multiplied = any(w in lowered for w in _MULTIPLIER_CUES)
+    for m in _MULTIPLIER.finditer(sentence) if multiplied else ():
         word = (m.group("word") or m.group("verb")).lower()
         value = lx.MULTIPLIERS.get(word)
         if value is None and word.endswith("fold"):
@@ -230,11 +242,15 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "ratio", value, unit="times"))
-    for m in _PROPORTION.finditer(sentence):
-        part, whole = _number_text(m.group("part")), _number_text(m.group("whole"))
+    for m in _IN.finditer(sentence):
+        before = max(0, m.start() - 40)
+        part_m, whole_m = _PART.search(sentence, before, m.start()), _WHOLE.match(sentence, m.end())
+        if part_m is None or whole_m is None:
+            continue
+        part, whole = _number_text(part_m.group("part")), _number_text(whole_m.group("whole"))
         if part is None or not whole or part > whole:
             continue
-        q = _mention(m.start(), m.end(), "ratio", part / whole)
+        q = _mention(part_m.start(), whole_m.end(), "ratio", part / whole)
         q.value_text = format_number(round(part / whole, 4))
         found.append(q)
     return keep_longest(found)

@@ -495,6 +495,7 @@ def test_who_a_claim_is_attributed_to(sentence, text, attribution, kind):
         ("One in five adults said they had skipped a meal.", "One in five", 0.2, "ratio:adults"),
         ("Forecasters give the party a 1-in-3 chance.", "1-in-3", 1 / 3, "ratio:chances"),
         ("Nine in 10 residents voted.", "Nine in 10", 0.9, "ratio:residents"),
+        ("Pollsters Give Him a 1 In 3 Chance", "1 In 3", 1 / 3, "ratio:chances"),
         ("About 2 in 100 tests were positive.", "About 2 in 100", 0.02, "ratio:tests"),
     ],
 )
