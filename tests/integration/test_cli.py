@@ -150,7 +150,7 @@ def test_run_end_to_end_twice(spark, cli_run):
     assert "silver: stories unchanged (no new article)" in again
     # Nothing new reached silver: dbt does not run, gold keeps its Delta version.
     assert "gold: unchanged (built from these silver and bronze versions already)" in again
-    assert "gold.facts │ 21 │ 0" in again
+    assert "gold.facts │ 23 │ 0" in again
     assert (warehouse / "bronze" / "articles" / "_delta_log").is_dir()
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()
