@@ -107,7 +107,8 @@ def _mention(sentence: str, start: int, end: int, kind: str, value: float, unit:
 
 
 def _noun_after(sentence: str, end: int) -> tuple[str, list[str], int] | None:
-    """The noun a duration describes: "a 35-day government shutdown" -> shutdown."""
+    """The noun right after a duration or age used as a modifier: "a 35-day shutdown" ->
+    shutdown, "a 42-year-old man" -> man."""
     m = _HEAD_AFTER.match(sentence[end:])
     if m is None or m.group("head").lower() in lx.NP_STOPWORDS:
         return None
