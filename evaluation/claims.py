@@ -37,6 +37,8 @@ def _values_agree(pred: dict, label: dict) -> bool:
                 label.get("upper"),
             )
         return not label.get("value_text") or pred.get("value_text") == label["value_text"]
+    if label.get("qualifier") == "range":
+        return (pred.get("lower"), pred.get("upper")) == (label.get("lower"), label.get("upper"))
     return pred.get("value") is None
 
 

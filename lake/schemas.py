@@ -20,7 +20,18 @@ from pyspark.sql.types import (
 # The closed vocabularies of bronze, silver and gold. The contracts and dbt's tests list them
 # too (YAML cannot import them): tests/unit/test_vocabularies.py holds those lists to these.
 KINDS = ("count", "rate", "percent", "money", "date", "ratio", "duration", "age")
-QUALIFIERS = ("exact", "approximate", "at_least", "more_than", "up_to", "almost", "vague")
+QUALIFIERS = (
+    "exact",
+    "approximate",
+    "at_least",
+    "more_than",
+    "up_to",
+    "almost",
+    "vague",
+    "range",
+)
+DATE_GRANULARITIES = ("day", "week", "month", "year", "decade")
+DATE_RESOLUTIONS = ("stated", "resolved", "unresolved")
 ATTRIBUTION_KINDS = (
     "named_person",
     "anonymous_sources",
@@ -137,7 +148,7 @@ _CLAIM_FIELDS = [
         False,
         "count | rate | percent | money | date | ratio | duration | age",
     ),
-    _f("value", DoubleType(), True, "null for dates and vague amounts"),
+    _f("value", DoubleType(), True, "null for dates, vague amounts and ranges"),
     _f(
         "value_text",
         StringType(),
@@ -150,7 +161,7 @@ _CLAIM_FIELDS = [
         "qualifier",
         StringType(),
         False,
-        "exact | approximate | at_least | more_than | up_to | almost | vague",
+        "exact | approximate | at_least | more_than | up_to | almost | vague | range",
     ),
     _f(
         "unit",
@@ -164,6 +175,20 @@ _CLAIM_FIELDS = [
     _f("measure_terms", ArrayType(StringType()), True, "the terms measure_key was built from"),
     _f("date_start", StringType(), True, "first day a date claim can mean"),
     _f("date_end", StringType(), True, "last day a date claim can mean"),
+    _f("date_granularity", StringType(), True, "dates: day | week | month | year | decade"),
+    _f(
+        "date_resolution",
+        StringType(),
+        True,
+        "dates: stated (the text names it) | resolved (relative, counted from the publication "
+        "date) | unresolved (relative, and the article has no publication date)",
+    ),
+    _f(
+        "date_reference",
+        StringType(),
+        True,
+        "dates: the publication day used to resolve it or to give a stated day its year",
+    ),
     _f("attribution", StringType(), True, "the source as written in the article"),
     _f(
         "attribution_kind",

@@ -13,7 +13,9 @@ layer runs it, and claims are matched to labelled facts by span overlap:
   listed as possible false claims);
 * value accuracy: matched facts whose best claim carries the labelled value (dates: the same
   first and last day; numbers: the same value, or the same bounds for a range);
-* dates to the right day: matched date facts of day granularity resolved to that day.
+* dates to the right day: matched date facts of day granularity resolved to that day;
+* date granularity and stated/relative: matched dates whose claim has the labelled
+  granularity and resolution (the labels' "relative" is our resolved or unresolved).
 
 Held-out events are never read: the rebuild refuses them and their label files are ignored.
 """
@@ -81,6 +83,20 @@ class FactResult:
         if not self.found:
             return None
         return self.best.kind in COMPATIBLE_KINDS[self.fact.kind]
+
+    @property
+    def provenance_ok(self) -> tuple[bool, bool] | None:
+        """(granularity agrees, resolution agrees) for a date found as a date; the labels'
+        "relative" is our resolved or unresolved."""
+        if not self.found or self.fact.kind != "date" or self.best.kind != "date":
+            return None
+        resolution = {"resolved": "relative", "unresolved": "relative"}.get(
+            self.best.date_resolution, self.best.date_resolution
+        )
+        return (
+            self.best.date_granularity == self.fact.granularity,
+            resolution == self.fact.resolution,
+        )
 
     @property
     def value_ok(self) -> bool | None:
@@ -231,6 +247,7 @@ def summarize(results: list[FactResult], claims: int, false_claims: int) -> dict
         if r.fact.kind == "date" and r.fact.granularity == "day" and not r.fact.is_range
     ]
     kinds = [r for r in found if r.kind_ok is not None]
+    dated = [r.provenance_ok for r in found if r.provenance_ok is not None]
     return {
         "facts": len(results),
         "found": len(found),
@@ -240,6 +257,8 @@ def summarize(results: list[FactResult], claims: int, false_claims: int) -> dict
         "precision": _ratio(claims - false_claims, claims),
         "value_accuracy": _ratio(sum(r.value_ok for r in valued), len(valued)),
         "kind_agreement": _ratio(sum(r.kind_ok for r in kinds), len(kinds)),
+        "date_granularity_agreement": _ratio(sum(g for g, _ in dated), len(dated)),
+        "date_resolution_agreement": _ratio(sum(r for _, r in dated), len(dated)),
         "day_facts": len(all_days),
         "day_facts_found": len(days),
         "dates_right_day": _ratio(sum(r.right_day for r in days), len(days)),
@@ -352,6 +371,8 @@ def render(data: dict, examples: int = 3) -> str:
         f"{verdict(o['dates_right_day'], t['dates_right_day'])}",
         f"  value accuracy         {_pct(o['value_accuracy'])}  (matched facts)",
         f"  kind agreement         {_pct(o['kind_agreement'])}  (matched facts)",
+        f"  date granularity       {_pct(o['date_granularity_agreement'])}  (dates found as dates)",
+        f"  date stated/relative   {_pct(o['date_resolution_agreement'])}  (dates found as dates)",
         "",
         f"recall by class {'':22} {'facts':>5} {'found':>5} {'recall':>6} {'value':>6}",
     ]

@@ -18,7 +18,24 @@ _MONTH = (
 _MONTH_NOT_MAY = _MONTH.replace("May|", "")
 _WEEKDAY = r"(?:(?P<weekday>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+)?"
 _YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
+_MONTH2 = _MONTH.replace("?P<month>", "?P<month2>")
+_WEEKDAY_WORD = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+"
 _PATTERNS = [
+    # A span of days: "May 20-23", "March 31-April 4", "from May 20 to May 23", "between
+    # June 1 and June 5", "Dec. 30, 2019 - Jan. 2, 2020".
+    (
+        "dayrange",
+        re.compile(
+            r"(?:\b(?P<lead>[Bb]etween|[Ff]rom)\s+)?"
+            + _WEEKDAY
+            + _MONTH
+            + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?(?:,?\s+(?P<year0>(?:19|20)\d\d))?"
+            + r"(?:\s*[-–]\s*|\s+(?P<join>to|through|until|and)\s+)"
+            + rf"(?:{_WEEKDAY_WORD})?(?:{_MONTH2}\s+)?(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\b"
+            + r"(?![,.]?\d|:)"
+            + _YEAR
+        ),
+    ),
     ("day", re.compile(_WEEKDAY + _MONTH + r"\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b" + _YEAR)),
     (
         "day",
@@ -150,9 +167,16 @@ class DateMention:
     start: int
     end: int
     value_text: str | None  # 2025-05-20, --05-20, or a range "--05-11/--05-20"
-    qualifier: str  # exact | vague
+    qualifier: str  # exact | vague | range
     date_start: str | None
     date_end: str | None
+    granularity: str | None = None  # day | week | month | year | decade
+    # stated: the text names the calendar date, month or year ("May 20", "2019"); resolved: a
+    # relative date counted from the publication date ("Tuesday", "last month"); unresolved: a
+    # relative date in an article without a publication date (no value).
+    resolution: str = "stated"
+    # The publication date was used: to resolve a relative date or give a stated day its year.
+    uses_reference: bool = False
 
 
 def _iso(year: int | None, month: int, day: int) -> str:
@@ -252,6 +276,7 @@ _MONTHISH = re.compile(r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec")
 _YEARISH = re.compile(r"\b(?:1[89]|20)\d\d")
 # What a sentence must hold for each kind of pattern to be worth running.
 _CUES = {
+    "dayrange": lambda s, low: _MONTHISH.search(s),
     "day": lambda s, low: _MONTHISH.search(s),
     "part": lambda s, low: _MONTHISH.search(s),
     "month": lambda s, low: _MONTHISH.search(s),
@@ -301,19 +326,55 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
                 continue  # "every weekend"
             weekish = kind in ("weekday", "weekend")
             tense = _tense(sentence, m.start(), m.end()) if weekish else "past"
+            if kind == "dayrange" and _plural_noun_follows(sentence, m.end("day2")):
+                continue  # "by May 20 to 25 percent"? no: "May 1 to 10 officers" counts
             mention = _resolve(kind, m, published, tense)
             if (
                 mention is not None
-                and kind in ("day", "part", "month")
+                and kind in ("dayrange", "day", "part", "month")
                 and not m.groupdict().get("year")
                 and not m.groupdict().get("weekday")
                 and _FUTURE.search(_clause_before(sentence, m.start()))
             ):
                 mention = _not_before(mention, published)
             if mention is not None:
+                _provenance(mention, kind, m)
                 found.append(mention)
                 taken.append((mention.start, mention.end))
     return sorted(found, key=lambda d: d.start)
+
+
+# The granularity each kind of pattern states; "relative" and "ago" state their unit's.
+_GRANULARITY = {
+    "dayrange": "day",
+    "day": "day",
+    "iso": "day",
+    "weekday": "day",
+    "weekend": "week",
+    "relday": "day",
+    "part": "month",
+    "month": "month",
+    "years": "year",
+    "year": "year",
+    "decade": "decade",
+}
+# Kinds counted from the publication date.
+_RELATIVE_KINDS = ("weekday", "weekend", "relday", "relative", "ago")
+
+
+def _provenance(mention: DateMention, kind: str, m: re.Match[str]) -> None:
+    """Set the mention's granularity, whether it was stated or resolved, and whether the
+    publication date was used."""
+    groups = m.groupdict()
+    mention.granularity = _GRANULARITY.get(kind) or (groups.get("unit") or "").lower() or None
+    if kind in _RELATIVE_KINDS:
+        known = mention.date_start is not None
+        mention.resolution = "resolved" if known else "unresolved"
+        mention.uses_reference = known
+    else:
+        mention.uses_reference = not (
+            groups.get("year") or groups.get("year0") or (mention.date_start or "--")[:2] == "--"
+        )
 
 
 # "every Sunday" recurs; "the Sunday shows", NBC's "Today" show name programmes.
@@ -387,6 +448,8 @@ def _resolve(
 ) -> DateMention | None:
     groups = m.groupdict()
     year = int(groups["year"]) if groups.get("year") else None
+    if kind == "dayrange":
+        return _day_range(m, published)
     if kind in ("day", "iso"):
         month = int(groups["mon"]) if kind == "iso" else _month_number(groups["month"])
         day = int(groups["day"])
@@ -461,10 +524,11 @@ def _resolve(
         if last < first:
             return None
         start, end = f"{first:04d}-01-01", f"{last:04d}-12-31"
-        return DateMention(m.start(), m.end(), f"{start}/{end}", "vague", start, end)
+        qualifier = "range" if kind == "years" else "vague"  # "from 2000 to 2006" is stated
+        return DateMention(m.start(), m.end(), f"{start}/{end}", qualifier, start, end)
     if kind == "relday":
         if published is None:
-            return None
+            return DateMention(m.start(), m.end(), None, "vague", None, None)
         rel = " ".join(groups["rel"].lower().split())
         shift = {"yesterday": -1, "tomorrow": 1, "last night": -1, "last evening": -1}.get(rel, 0)
         day = (published.date() + timedelta(days=shift)).isoformat()
@@ -490,6 +554,35 @@ def _resolve(
         start, end = f"{year:04d}-01-01", f"{year:04d}-12-31"
         return DateMention(m.start(), m.end(), f"{start}/{end}", "vague", start, end)
     return None
+
+
+def _day_range(m: re.Match[str], published: datetime | None) -> DateMention | None:
+    """A stated span of days; None when it is not one ("May 20 and 23" are two dates, an end
+    before its start or past its month's last day is no date)."""
+    groups = m.groupdict()
+    join = (groups.get("join") or "").lower()
+    lead = (groups.get("lead") or "").lower()
+    if (join == "and") != (lead == "between"):
+        return None
+    month = _month_number(groups["month"])
+    month2 = _month_number(groups["month2"]) if groups.get("month2") else month
+    day, day2 = int(groups["day"]), int(groups["day2"])
+    end_year = int(groups["year"]) if groups.get("year") else None
+    year = int(groups["year0"]) if groups.get("year0") else end_year
+    year = year or _infer_year(month, published, day, groups.get("weekday"))
+    if end_year is None and year is not None:
+        end_year = year + 1 if month2 < month else year
+    if day > calendar.monthrange(year or 2024, month)[1]:
+        return None
+    if day2 > calendar.monthrange(end_year or 2024, month2)[1]:
+        return None
+    start, end = _iso(year, month, day), _iso(end_year, month2, day2)
+    if year is None:
+        if (month2, day2) <= (month, day):
+            return None  # "--12-30/--01-02" would read backwards: no span without a year
+    elif date(end_year, month2, day2) <= date(year, month, day):
+        return None
+    return DateMention(m.start(), m.end(), f"{start}/{end}", "range", start, end)
 
 
 def _month_days(first: date) -> int:

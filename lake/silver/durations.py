@@ -20,6 +20,8 @@ from lake.silver.quantities import (
     is_name_word,
     keep_longest,
     qualifier_before,
+    range_low,
+    range_mention,
     words_to_number,
 )
 
@@ -37,7 +39,7 @@ _UNIT = r"(?P<unit>second|minute|hour|day|week|month|year|decade|centur(?:y|ies)
 _NUMBER = rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+|\d{{1,6}}(?:\.\d{{1,3}})?|{WORD_NUMBER})"
 # "four years", "48 hours", "a 35-day shutdown", "two-year-old", "42 years old".
 _STATED = re.compile(
-    rf"(?<![\w$£€.,/-]){_NUMBER}(?P<sep>-|\s+){_UNIT}(?:s\b|\b)(?P<old>(?:-|\s+)old\b)?",
+    rf"(?<![\w$£€.,/])(?<!\D-){_NUMBER}(?P<sep>-|\s+){_UNIT}(?:s\b|\b)(?P<old>(?:-|\s+)old\b)?",
     re.IGNORECASE,
 )
 # "a week", "an hour", "one day": a period only where a span is meant ("for a week", "more
@@ -127,7 +129,8 @@ def find_durations(sentence: str) -> list[Quantity]:
     low = sentence.lower()
     units = _UNIT_CUE.search(low) is not None
     for m in _STATED.finditer(sentence) if units else ():
-        if m.start() > 0 and sentence[m.start() - 1] in "-–":
+        span = range_low(sentence, m.start()) if not m.group("old") else None
+        if span is None and m.start() > 0 and sentence[m.start() - 1] in "-–":
             continue
         if not m.group("num")[0].isdigit() and is_name_word(sentence, m.start()):
             continue  # "Four Seasons"
@@ -143,7 +146,11 @@ def find_durations(sentence: str) -> list[Quantity]:
             _describe(sentence, q, m.end())
             found.append(q)
             continue
-        q = _mention(sentence, m.start(), m.end(), "duration", value, unit)
+        if span is not None and 0 < span[0] * factor < value:
+            q = range_mention(span[1], m.end(), "duration", span[0] * factor, value, unit=unit)
+            q.value_text = "-".join(iso_duration(v, unit) for v in (q.lower, q.upper))
+        else:
+            q = _mention(sentence, m.start(), m.end(), "duration", value, unit)
         if m.group("sep") == "-":
             _describe(sentence, q, m.end())
         found.append(q)

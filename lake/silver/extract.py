@@ -18,7 +18,7 @@ from lake.silver.measure import date_key, duration_key, quantity_key
 from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.6.0"
+EXTRACTOR_VERSION = "0.7.0"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200
@@ -46,6 +46,9 @@ class Claim:
     measure_terms: list[str] = field(default_factory=list)
     date_start: str | None = None
     date_end: str | None = None
+    date_granularity: str | None = None
+    date_resolution: str | None = None
+    date_reference: str | None = None
     attribution: str | None = None
     attribution_kind: str = "unattributed"
     cited_outlet: str | None = None
@@ -108,28 +111,30 @@ def extract_claims(
         outlets = [(p, p + len(name)) for p, name in outlet_positions(s.text)] if dates else []
         for d in dates:
             key, terms = date_key(s.text, d.start, d.end, sources + outlets)
-            claims.append(
-                _claim(
-                    article_id,
-                    body,
-                    s,
-                    d.start,
-                    d.end,
-                    "date",
-                    None,
-                    d.value_text,
-                    None,
-                    None,
-                    d.qualifier,
-                    None,
-                    None,
-                    None,
-                    key,
-                    terms,
-                    d.date_start,
-                    d.date_end,
-                )
+            claim = _claim(
+                article_id,
+                body,
+                s,
+                d.start,
+                d.end,
+                "date",
+                None,
+                d.value_text,
+                None,
+                None,
+                d.qualifier,
+                None,
+                None,
+                None,
+                key,
+                terms,
+                d.date_start,
+                d.date_end,
             )
+            claim.date_granularity, claim.date_resolution = d.granularity, d.resolution
+            if d.uses_reference and published_at is not None:
+                claim.date_reference = published_at.date().isoformat()
+            claims.append(claim)
         taken = list(date_spans)
         for q in find_durations(s.text):
             if any(q.number_start < e and b < q.number_end for b, e in taken):
@@ -311,11 +316,14 @@ def problems(claim: dict, body: str) -> list[str]:
     if claim.get("qualifier") not in QUALIFIERS:
         found.append(f"qualifier_allowed: {claim.get('qualifier')!r}")
     value = claim.get("value")
+    lower, upper = claim.get("lower"), claim.get("upper")
     if value is not None and (math.isnan(value) or math.isinf(value)):
         found.append("value_finite: value is NaN or infinite")
-    if claim.get("kind") != "date" and value is None and claim.get("qualifier") != "vague":
+    if claim.get("kind") != "date" and value is None and claim.get("qualifier") == "range":
+        if lower is None or upper is None or not lower < upper:
+            found.append("range_bounds: a range needs a lower end below its upper end")
+    elif claim.get("kind") != "date" and value is None and claim.get("qualifier") != "vague":
         found.append("value_present: a non-vague quantity has no value")
-    lower, upper = claim.get("lower"), claim.get("upper")
     if value is not None and (
         (lower is not None and lower > value + 1e-9) or (upper is not None and upper < value - 1e-9)
     ):

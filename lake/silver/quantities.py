@@ -77,6 +77,41 @@ _RATE_AFTER = re.compile(
     re.IGNORECASE,
 )
 _RATE_BEFORE = re.compile(r"\b(?P<adv>daily|weekly|monthly|annual|yearly)\b[^,.;]{0,30}$", re.I)
+# A stated range written tight: "10-12 people", "$5-7 million", "10–12%".
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?"
+_DIGIT_RANGE = re.compile(
+    rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?(?P<a>{_NUM})%?[-–](?:US\$|\$|€|£|¥)?"
+    rf"(?P<b>{_NUM})(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|[-–/][A-Za-z\d])"
+    r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
+    r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
+    re.IGNORECASE,
+)
+# Two numbers joined by a dash are a tally, not a range, after or before these words ("voted
+# 5-4", "a 3-2 win").
+_TALLY_BEFORE = re.compile(
+    r"\b(?:vote[sd]?|voting|won|win|wins|lost|lose|loses|beat|beats|defeated|tied|trail(?:s|ed|ing)?|"
+    r"led|leads?|score[sd]?|record)\b[^.;:]{0,20}$",
+    re.IGNORECASE,
+)
+_TALLY_AFTER = re.compile(
+    r"^\s*(?:vote|votes|ruling|decision|win|loss|victory|defeat|majority|split|record|margin|"
+    r"score|lead|edge|tally)\b",
+    re.IGNORECASE,
+)
+# The words between the ends of a range written out: "10 to 12", "between 10 and 12".
+_RANGE_JOIN = re.compile(r"^\s*(?:(?P<to>to|through)|(?P<and>and)|[-–—])\s*$", re.IGNORECASE)
+_RANGE_LEAD = re.compile(r"\b(?P<lead>between|from)\s+$", re.IGNORECASE)
+# "rose from 10 to 12" states two values at two times, not a range; "rose 10 to 12 percent"
+# and "rose to between 10 and 12" state one.
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:rose|rise[ns]?|rising|fell|fall(?:s|ing|en)?|climb\w*|jump\w*|drop\w*|increas\w*|"
+    r"decreas\w*|grew|grow\w*|declin\w*|surg\w*|soar\w*|plung\w*|cut|cuts|cutting|rais\w*|"
+    r"reduc\w*|lower\w*|revis\w*|went|goes|going|gone|mov\w*|shr[iau]nk\w*|expand\w*|slipp?\w*|"
+    r"doubl\w*|tripl\w*|swell\w*|swollen|balloon\w*|dipp?\w*|tumbl\w*|slid\w*|spik\w*|hik\w*|"
+    r"boost\w*|changed?|shift\w*|upgrad\w*|downgrad\w*)(?:\s+(?:up|down))?\s+$",
+    re.IGNORECASE,
+)
+_SCALE_WORD = re.compile(r"\b(thousand|million|billion|trillion)\b|\d(k|bn|mn|m)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -178,6 +213,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 currency=lx.CURRENCY_SYMBOLS.get(m.group("cur") or ""),
             )
         )
+    if "-" in sentence or "–" in sentence:
+        found.extend(_digit_ranges(sentence))
     lowered = sentence.lower()
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
     words = (
@@ -256,6 +293,141 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     return keep_longest(found)
 
 
+def _scale(text: str) -> float:
+    """The factor a scale word or abbreviation in the text applies: "5 million" -> 1e6."""
+    m = _SCALE_WORD.search(text)
+    if m is None:
+        return 1.0
+    word = (m.group(1) or m.group(2)).lower()
+    return float(lx.SCALES.get(word) or lx.SCALE_ABBREVIATIONS[word])
+
+
+def range_mention(start: int, end: int, kind: str, low: float, high: float, **extra) -> Quantity:
+    """A stated range: no single value; its bounds are its ends."""
+    text = f"{format_number(low)}-{format_number(high)}"
+    return Quantity(start, end, start, end, kind, None, text, "range", low, high, **extra)
+
+
+# The lower end of a range, right before its upper end: "between 10 and", "two to", "10-".
+_LOW_END = re.compile(
+    rf"(?:\b(?P<lead>between|from)\s+)?(?<![\w$£€.,/-])(?P<low>{_NUM}|{WORD_NUMBER})"
+    r"\s*(?:(?P<to>to|through)|(?P<and>and)|[-–])\s*$",
+    re.IGNORECASE,
+)
+
+
+def _is_change(sentence: str, lead: str | None, start: int) -> bool:
+    """Does a change verb right before "from" ("rose from 10 to 12") make the two numbers two
+    values at two times?"""
+    if lead is None or lead.lower() != "from":
+        return False  # "fell 10 to 12 percent" is a range of the fall
+    return _CHANGE_BEFORE.search(_before(sentence, start)) is not None
+
+
+def range_low(sentence: str, start: int) -> tuple[float, int] | None:
+    """The lower end of a range whose upper end starts at `start`, and where the range's span
+    starts; None unless the text before states one ("and" only after "between"; "rose from 10
+    to" is a change)."""
+    m = _LOW_END.search(sentence, max(0, start - 60), start)
+    if m is None or (m.group("and") and not m.group("lead")):
+        return None
+    if m.group("lead") and m.group("lead").lower() == "from" and m.group("and"):
+        return None
+    if _is_change(sentence, m.group("lead"), m.start()):
+        return None
+    low = _number_text(m.group("low"))
+    return (low, m.start()) if low is not None else None
+
+
+def _digit_ranges(sentence: str) -> list[Quantity]:
+    """Ranges written tight ("10-12 people", "$5-7 million"); a tally ("voted 420-0", "a
+    242-190 majority") is two counts; not year spans ("2019-20") or phone numbers."""
+    found = []
+    for m in _DIGIT_RANGE.finditer(sentence):
+        a_text, b_text = m.group("a"), m.group("b")
+        if "," not in a_text + b_text and len(a_text) == 3 and len(b_text) == 4:
+            continue  # a phone number
+        if len(a_text) == 4 and 1800 <= int(a_text.split(".")[0]) <= 2100:
+            continue  # years: "2019-20", "1990-1995"
+        word = (m.group("scale") or m.group("scale_tight") or "").lower()
+        scale = float(lx.SCALES.get(word) or lx.SCALE_ABBREVIATIONS.get(word) or 1)
+        low, high = float(a_text.replace(",", "")), float(b_text.replace(",", ""))
+        plain = not (word or m.group("pct") or m.group("cur"))
+        tally = _TALLY_BEFORE.search(_before(sentence, m.start())) or _TALLY_AFTER.match(
+            sentence[m.end() :]
+        )
+        if tally or not low < high:
+            if plain:  # a range runs low to high: "242-190" is a tally
+                found.append(_mention(m.start("a"), m.end("a"), "count", low))
+                found.append(_mention(m.start("b"), m.end("b"), "count", high))
+            continue
+        kind = "percent" if m.group("pct") else "money" if m.group("cur") else "count"
+        found.append(
+            range_mention(
+                m.start(),
+                m.end(),
+                kind,
+                low * scale,
+                high * scale,
+                unit="percent" if kind == "percent" else None,
+                currency=lx.CURRENCY_SYMBOLS.get(m.group("cur") or ""),
+            )
+        )
+    return found
+
+
+def _join_ranges(sentence: str, found: list[Quantity]) -> list[Quantity]:
+    """Two numbers that state one range become one mention: "between 10 and 12 people",
+    "from 252 to 287 miles", "10 to 12 percent", "$5 million to $7 million". Not "rose from 10
+    to 12": that is a change."""
+    out: list[Quantity] = []
+    for q in found:
+        a = out[-1] if out else None
+        if a is None or a.value is None or q.value is None or q.qualifier != "exact":
+            out.append(q)
+            continue
+        gap = sentence[a.end : q.start]
+        join = _RANGE_JOIN.match(gap) if gap != "-" else None  # "5-4": a tally
+        lead = _RANGE_LEAD.search(_before(sentence, a.start))
+        same_kind = a.kind == q.kind or (
+            a.kind == "count" and q.kind in ("percent", "money", "rate")
+        )
+        if (
+            join is None
+            or a.qualifier not in ("exact", "approximate")
+            or not same_kind
+            or (a.end != a.number_end and a.unit != q.unit)
+            or (join.group("and") and not (lead and lead.group("lead").lower() == "between"))
+            or _is_change(
+                sentence, lead.group("lead") if lead else None, lead.start() if lead else a.start
+            )
+        ):
+            out.append(q)
+            continue
+        low, high = a.value, q.value
+        a_text = sentence[a.number_start : a.number_end]
+        if _scale(a_text) == 1.0:
+            low *= _scale(sentence[q.number_start : q.number_end])  # "5 to 7 million"
+        if not low < high:
+            out.append(q)
+            continue
+        joined = range_mention(
+            lead.start() if lead else a.start,
+            q.end,
+            q.kind,
+            low,
+            high,
+            unit=q.unit,
+            subject=q.subject,
+            per=q.per,
+            currency=q.currency or a.currency,
+            head_tokens=q.head_tokens,
+        )
+        joined.number_start, joined.number_end = a.number_start, q.number_end
+        out[-1] = joined
+    return out
+
+
 def keep_longest(found: list[Quantity]) -> list[Quantity]:
     """Of overlapping mentions, the one starting first, the longest of those ("two hundred"
     over "two"), in text order."""
@@ -310,7 +482,7 @@ def _is_identifier(sentence: str, q: Quantity) -> bool:
 
 def _is_year(sentence: str, q: Quantity) -> bool:
     """A year stated as a bare number ("in 2012", "a 1993 law", "© 2025") counts nothing."""
-    if q.kind != "count":
+    if q.kind != "count" or q.qualifier == "range":
         return False
     return is_year(sentence, q.number_start, q.number_end) or bool(
         re.search(r"(?:©|\(c\)|\bcopyright)\s*$", sentence[: q.number_start], re.I)
@@ -458,6 +630,7 @@ def find_quantities(sentence: str) -> list[Quantity]:
         if q.per and q.kind == "count":
             q.kind = "rate"
         result.append(q)
+    result = _join_ranges(sentence, result)
     _inherit_units(result)
     return result
 

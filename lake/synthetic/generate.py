@@ -41,6 +41,7 @@ _NUMERIC_WEIGHTS = {
     "almost": 8,
     "up_to": 6,
     "vague": 13,
+    "range": 6,
 }
 _DATE_WEIGHTS = {"exact": 85, "vague": 15}
 _RATIO_WEIGHTS = {"exact": 60, "approximate": 10, "almost": 10, "more_than": 12, "at_least": 8}
@@ -197,6 +198,8 @@ def _numeric_quantities(kind: str, v: float) -> list[Quantity]:
             )
         )
 
+    if kind != "age":
+        out += _ranges(kind, v)
     small = kind in ("count", "rate") and v < 13
     if kind in ("count", "rate") and 11 <= v <= 13:
         add(
@@ -273,6 +276,30 @@ def _numeric_quantities(kind: str, v: float) -> list[Quantity]:
                     )
                 )
     return out
+
+
+def _ranges(kind: str, v: float) -> list[Quantity]:
+    """A stated range around v: "4,800 to 4,900", "between five and seven", "10-12%"."""
+    if v < 3 or v != int(v):
+        return []
+    if v < 13:
+        a, b = v - 1, v + 1
+    else:
+        step = _digits_step(v, 2)
+        a = _floor(v, step)
+        a, b = (a - step, a + step) if a == v else (a, a + step)
+    fa, fb = _forms(kind, a)[-1], _forms(kind, b)[-1]
+    if kind == "percent":
+        fa, fb = f"{a:g}", f"{b:g}"
+        joined, between, tight = f"{fa} to {fb} percent", f"{fa} and {fb} percent", f"{fa}-{fb}%"
+    else:
+        joined, between, tight = f"{fa} to {fb}", f"{fa} and {fb}", f"{fa}-{fb}"
+    forms = (joined, tight) if " " not in fa + fb and not fa.isalpha() else (joined,)
+    text = f"{_value_text(a)}-{_value_text(b)}"
+    return [
+        Quantity("range", None, a, b, ("",), forms, a, b, value_text=text),
+        Quantity("range", None, a, b, ("between",), (between,), a, b, value_text=text),
+    ]
 
 
 def _ratio_quantities(v: float) -> list[Quantity]:

@@ -44,7 +44,7 @@ def _files(root: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("synthetic")
-    summary = generate(articles=200, events=20, seed=17, out=out)
+    summary = generate(articles=200, events=20, seed=18, out=out)
     articles = out / "articles"
     bodies = {p.stem: p.read_text(encoding="utf-8") for p in sorted(articles.glob("*/*.txt"))}
     sidecars = {p.stem: json.loads(p.read_text()) for p in sorted(articles.glob("*/*.json"))}
@@ -126,6 +126,10 @@ def test_claim_fields_follow_conventions(corpus):
             date.fromisoformat(claim["value_text"] if qualifier == "exact" else claim["lower"])
         elif qualifier == "vague":
             assert claim["value"] is None and claim["lower"] is not None
+        elif qualifier == "range":
+            assert claim["value"] is None and claim["lower"] < claim["upper"]
+            low, high = claim["value_text"].split("-")
+            assert (float(low), float(high)) == (claim["lower"], claim["upper"])
         else:
             assert claim["value"] is not None
             assert float(claim["value_text"]) == claim["value"]
@@ -143,7 +147,7 @@ _WRITTEN_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)(\s+(?:million|billion))?")
 def test_numbers_written_in_digits_read_as_the_labelled_value(corpus):
     checked = 0
     for claim in corpus["claims"]:
-        if claim["kind"] == "date" or claim["qualifier"] == "vague":
+        if claim["kind"] == "date" or claim["qualifier"] in ("vague", "range"):
             continue
         found = _WRITTEN_NUMBER.search(claim["claim_text"])
         if found is None:  # written in words ("a dozen", "three times")
@@ -191,6 +195,7 @@ def _interval(claim: dict) -> tuple[float, float, bool]:
         "up_to": (0.0, v, False),
         "almost": (0.9 * (v or 0), v, False),
         "vague": (claim["lower"], claim["upper"], False),
+        "range": (claim["lower"], claim["upper"], False),
     }[qualifier]
 
 

@@ -13,6 +13,8 @@ REPO = Path(__file__).resolve().parents[2]
 HOMES = {
     "kind": schemas.KINDS,
     "qualifier": schemas.QUALIFIERS,
+    "date_granularity": schemas.DATE_GRANULARITIES,
+    "date_resolution": schemas.DATE_RESOLUTIONS,
     "attribution_kind": schemas.ATTRIBUTION_KINDS,
     "status": schemas.FACT_STATUSES,
     "outcome": schemas.INGEST_OUTCOMES,

@@ -109,7 +109,7 @@ select
     -- vague amount (tier 2): "at least 2,023 people" says more than "thousands of people".
     case
         when not is_informative then null
-        when qualifier in ('exact', 'approximate', 'almost') then 0
+        when qualifier in ('exact', 'approximate', 'almost', 'range') then 0
         when qualifier = 'vague' then 2
         else 1
     end as precision_tier
