@@ -238,3 +238,113 @@ def test_a_weekend_is_always_a_saturday_and_the_sunday_after(day):
         saturday, sunday = (date.fromisoformat(x) for x in mention.value_text.split("/"))
         assert (saturday.weekday(), (sunday - saturday).days) == (5, 1)
         assert abs((saturday - day).days) <= 14
+
+
+_PUBLISHED = datetime(2020, 5, 25, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "sentence, published, span, value",
+    [
+        ("The festival ran May 20-23.", _PUBLISHED, "May 20-23", "2020-05-20/2020-05-23"),
+        (
+            "The poll was taken March 31-April 4.",
+            _PUBLISHED,
+            "March 31-April 4",
+            "2020-03-31/2020-04-04",
+        ),
+        (
+            "Talks ran from May 20 to May 23.",
+            _PUBLISHED,
+            "from May 20 to May 23",
+            "2020-05-20/2020-05-23",
+        ),
+        (
+            "Ballots arrive between June 1 and June 5.",
+            _PUBLISHED,
+            "between June 1 and June 5",
+            "2020-06-01/2020-06-05",
+        ),
+        # across a new year: the start's year is inferred, the end is in the next one
+        (
+            "The show ran Dec. 30 to Jan. 2.",
+            datetime(2020, 1, 10, tzinfo=UTC),
+            "Dec. 30 to Jan. 2",
+            "2019-12-30/2020-01-02",
+        ),
+        (
+            "It ran Dec. 30, 2019 - Jan. 2, 2020.",
+            None,
+            "Dec. 30, 2019 - Jan. 2, 2020",
+            "2019-12-30/2020-01-02",
+        ),
+        ("The festival ran May 20-23.", None, "May 20-23", "--05-20/--05-23"),
+    ],
+)
+def test_a_span_of_days_is_one_range(sentence, published, span, value):
+    (mention,) = find_dates(sentence, published)
+    assert sentence[mention.start : mention.end] == span
+    assert (mention.value_text, mention.qualifier) == (value, "range")
+    assert (mention.date_start, mention.date_end) == tuple(value.split("/"))
+    assert (mention.granularity, mention.resolution) == ("day", "stated")
+
+
+@pytest.mark.parametrize(
+    "sentence, published, texts",
+    [
+        # "and" joins two dates unless "between" opens a span
+        ("They met May 20 and May 23.", _PUBLISHED, ["2020-05-20", "2020-05-23"]),
+        # a span across a new year needs a year to read forwards
+        ("The show ran Dec. 30 to Jan. 2.", None, ["--12-30", "--01-02"]),
+        # "May 1 to 10 officers" counts officers
+        ("From May 1 to 10 officers patrolled.", _PUBLISHED, ["2020-05-01"]),
+    ],
+)
+def test_no_span_where_the_words_do_not_state_one(sentence, published, texts):
+    assert [m.value_text for m in find_dates(sentence, published)] == texts
+
+
+@pytest.mark.parametrize(
+    "sentence, published, granularity, resolution, uses_reference",
+    [
+        ("The vote was on May 20, 2019.", _PUBLISHED, "day", "stated", False),
+        ("The vote was on May 20.", _PUBLISHED, "day", "stated", True),
+        ("The vote was on May 20.", None, "day", "stated", False),
+        ("The vote was on Tuesday.", _PUBLISHED, "day", "resolved", True),
+        ("The vote was on Tuesday.", None, "day", "unresolved", False),
+        ("The vote was yesterday.", None, "day", "unresolved", False),
+        ("The vote was last week.", _PUBLISHED, "week", "resolved", True),
+        ("They met over the weekend.", _PUBLISHED, "week", "resolved", True),
+        ("The vote was in early June.", _PUBLISHED, "month", "stated", True),
+        ("He left 15 years ago.", _PUBLISHED, "year", "resolved", True),
+        ("The law dates from 2019.", _PUBLISHED, "year", "stated", False),
+        ("It began in the 1990s.", _PUBLISHED, "decade", "stated", False),
+    ],
+)
+def test_each_date_says_how_fine_it_is_and_where_it_came_from(
+    sentence, published, granularity, resolution, uses_reference
+):
+    (mention,) = find_dates(sentence, published)
+    assert (mention.granularity, mention.resolution, mention.uses_reference) == (
+        granularity,
+        resolution,
+        uses_reference,
+    )
+    assert (mention.date_start is None) == (resolution == "unresolved")
+
+
+@given(
+    first=st.dates(min_value=date(1990, 1, 1), max_value=date(2030, 12, 1)),
+    days=st.integers(1, 27),
+    form=st.sampled_from(["{a}-{b}", "from {a} to {b}", "between {a} and {b}", "{a} through {b}"]),
+)
+def test_any_span_of_days_reads_back_its_first_and_last_day(first, days, form):
+    from datetime import timedelta
+
+    last = first + timedelta(days=days)
+    a = f"{first:%B} {first.day}, {first.year}"
+    b = f"{last:%B} {last.day}, {last.year}"
+    sentence = f"The inquiry sat {form.format(a=a, b=b)}, officials said."
+    (mention,) = find_dates(sentence, None)
+    assert (mention.date_start, mention.date_end) == (first.isoformat(), last.isoformat())
+    assert mention.qualifier == "range"
