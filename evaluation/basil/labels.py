@@ -20,6 +20,8 @@ from pathlib import Path
 
 import yaml
 
+from lake.schemas import QUALIFIERS
+
 LABELS_DIR = Path(__file__).resolve().parent / "labels"
 
 FACT_KINDS = (
@@ -34,16 +36,8 @@ FACT_KINDS = (
     "age",
     "ratio",
 )
-FACT_QUALIFIERS = (
-    "exact",
-    "approximate",
-    "at_least",
-    "more_than",
-    "up_to",
-    "almost",
-    "vague",
-    "range",
-)
+# The labels' qualifiers are silver's (one vocabulary, lake.schemas).
+FACT_QUALIFIERS = QUALIFIERS
 GRANULARITIES = ("day", "week", "month", "season", "year", "decade")
 RESOLUTIONS = ("stated", "relative")
 OUTLET_KEYS = ("hpo", "fox", "nyt")
