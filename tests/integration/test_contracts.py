@@ -80,7 +80,7 @@ def test_every_rule_of_the_shipped_contract_passes_on_the_seeds(spark, seeded, s
     lake, contracts, claims = seeded
     report = seed_report
     assert [r.rule for r in report.failed()] == []
-    assert len(report.results) == 12
+    assert len(report.results) == 16
     assert {r.element_count for r in report.results} == {claims.count()}
     assert report.contract == "expectations/contracts/silver.claims.yml"
     assert report.data_docs is not None and report.data_docs.is_file()
@@ -175,10 +175,10 @@ def test_results_of_every_rule_are_recorded(spark, seeded, seed_report, bad_batc
     record_results(spark, lake, seed_report, "c1")
     record_results(spark, lake, bad_batch[2], "c2")
     audit = lake.read(AUDIT_DQ_RESULTS.name)
-    # extract_new in the fixture already recorded its batch's 12 results under c1 (and the
+    # extract_new in the fixture already recorded its batch's 16 results under c1 (and the
     # fixture's ingest bronze's 8).
-    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 24
-    assert audit.where("run_id = 'c2'").count() == 12
+    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 32
+    assert audit.where("run_id = 'c2'").count() == 16
     rows = audit.collect()
     assert {(r["run_id"], r["passed"]) for r in rows} == {("c1", True), ("c2", True), ("c2", False)}
     span = next(r for r in rows if r["run_id"] == "c2" and r["rule"] == "span_matches_body")

@@ -93,8 +93,8 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
     # dbt data tests on models (28: not the intermediate models' `internal` ones, which the
-    # pipeline's build leaves out) plus one check per contract rule (37, expectations/contracts/).
-    assert len(checks) == 65
+    # pipeline's build leaves out) plus one check per contract rule (41, expectations/contracts/).
+    assert len(checks) == 69
     assert not any(name.startswith("unique_int_") for _, name in checks)
     by_asset = {}
     for key, name in checks:
@@ -167,7 +167,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 65
+    assert len(checks) == 69
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS
@@ -247,7 +247,7 @@ def test_the_daily_validation_job_checks_every_contracted_table(spark, definitio
     recorded = (
         Lake(spark, warehouse).read("audit.dq_results").where(F.col("run_id") == result.run_id)
     )
-    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 37
+    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 41
 
 
 NEW_ARTICLE = (
