@@ -10,7 +10,7 @@ from lake.standalone import standalone_cluster
 
 from ..conftest import SEEDS, claimhouse
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.heavy]
 
 
 def test_a_standalone_cluster_builds_the_same_gold_as_local(gold, spark, tmp_path):

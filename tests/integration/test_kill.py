@@ -15,7 +15,7 @@ from benchmarks.torture import DATA_VERSION, claimhouse_run, committed, compare,
 
 from ..conftest import SEEDS
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.heavy]
 
 
 def test_a_run_killed_between_the_claims_and_the_extraction_log_is_completed_by_the_next(
