@@ -31,8 +31,12 @@ SILVER_CONTRACT_CHECKS = {
     "claim_id_not_null",
     "claim_id_type",
     "claim_id_unique",
+    "date_granularity_allowed_values",
+    "date_resolution_allowed_values",
+    "dates_have_provenance",
     "kind_allowed_values",
     "qualifier_allowed_values",
+    "range_has_both_ends",
     "span_matches_body",
 }
 
