@@ -14,6 +14,7 @@ import fcntl
 import functools
 import json
 from collections.abc import Iterator, Mapping
+from graphlib import TopologicalSorter
 from pathlib import Path
 from typing import Any
 
@@ -179,6 +180,18 @@ def _run_results(ctx: RunContext) -> list[Mapping[str, Any]]:
     return data.get("results", [])
 
 
+def _models_in_dependency_order(manifest: Mapping[str, Any]) -> list[str]:
+    """The project's models, each after the models it reads: Dagster takes a multi-asset's
+    materializations only in that order."""
+    nodes = manifest["nodes"]
+    models = {uid: node for uid, node in nodes.items() if node["resource_type"] == "model"}
+    graph = {
+        uid: [dep for dep in node["depends_on"]["nodes"] if dep in models]
+        for uid, node in sorted(models.items())
+    }
+    return list(TopologicalSorter(graph).static_order())
+
+
 def _events(
     context: dg.AssetExecutionContext,
     manifest: Mapping[str, Any],
@@ -200,8 +213,7 @@ def _events(
     if unchanged:
         results = [
             {"unique_id": unique_id, "status": "success", "execution_time": 0.0}
-            for unique_id, node in manifest["nodes"].items()
-            if node["resource_type"] == "model"
+            for unique_id in _models_in_dependency_order(manifest)
         ]
     for result in results:  # models first: a check result follows its asset's materialization
         unique_id, status = result["unique_id"], result["status"]

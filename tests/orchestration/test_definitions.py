@@ -210,27 +210,6 @@ def test_dagster_and_the_cli_build_identical_tables_from_the_same_input(spark, f
 
 
 @pytest.mark.slow
-def test_the_stories_asset_materializes_on_its_own(spark, definitions, tmp_path):
-    """Stories are an asset of their own: after bronze, a run of that one asset groups the
-    articles without extracting a claim."""
-    resources = {"lake": LakeResource(warehouse=str(tmp_path / "wh"), input_dir=str(SEEDS))}
-    everything = _everything(definitions)
-    bronze = dg.materialize(
-        everything, resources=resources, selection=["bronze/articles", "bronze/rejects"]
-    )
-    assert bronze.success
-    stories = dg.materialize(everything, resources=resources, selection=["silver/article_stories"])
-    assert stories.success
-    (event,) = stories.get_asset_materialization_events()
-    assert event.asset_key.to_user_string() == "silver/article_stories"
-    metadata = event.materialization.metadata
-    assert (metadata["unit_status"].value, metadata["placement"].value) == ("published", "whole")
-    lake = Lake(spark, tmp_path / "wh")
-    assert lake.count("silver.article_stories") == 5
-    assert not lake.exists("silver.claims")
-
-
-@pytest.mark.slow
 def test_the_daily_validation_job_checks_every_contracted_table(spark, definitions, full_run):
     warehouse, _, resources, first, _ = full_run
     assert first.success
@@ -302,7 +281,7 @@ def test_a_sensor_run_after_one_new_article_processes_only_that_article(
 
 
 @pytest.mark.slow
-def test_a_broken_fail_rule_is_a_failed_blocking_check_and_gold_is_not_built(
+def test_stories_alone_then_a_broken_fail_rule_is_a_failed_blocking_check_and_gold_is_not_built(
     spark, tmp_path, monkeypatch
 ):
     # A stricter team contract: every claim must name a source, severity fail.
@@ -311,8 +290,25 @@ def test_a_broken_fail_rule_is_a_failed_blocking_check_and_gold_is_not_built(
     strict = defs()
     warehouse = tmp_path / "warehouse"
     resources = {"lake": LakeResource(warehouse=str(warehouse), input_dir=str(SEEDS))}
+    everything = _everything(strict)
 
-    result = dg.materialize(_everything(strict), resources=resources, raise_on_error=False)
+    # Stories are an asset of their own: after bronze, a run of that one asset groups the
+    # articles without extracting a claim.
+    bronze = dg.materialize(
+        everything, resources=resources, selection=["bronze/articles", "bronze/rejects"]
+    )
+    assert bronze.success
+    stories = dg.materialize(everything, resources=resources, selection=["silver/article_stories"])
+    assert stories.success
+    (event,) = stories.get_asset_materialization_events()
+    assert event.asset_key.to_user_string() == "silver/article_stories"
+    metadata = event.materialization.metadata
+    assert (metadata["unit_status"].value, metadata["placement"].value) == ("published", "whole")
+    assert Lake(spark, warehouse).count("silver.article_stories") == 5
+    assert not Lake(spark, warehouse).exists("silver.claims")
+
+    # Then every asset, under the stricter contract: silver's check fails and blocks gold.
+    result = dg.materialize(everything, resources=resources, raise_on_error=False)
 
     assert not result.success
     failed = [

@@ -45,9 +45,12 @@ def _graphql(url: str, query: str, variables: dict | None = None) -> dict:
 
 
 @pytest.fixture(scope="module")
-def dagster_ui(tmp_path_factory):
+def dagster_ui(tmp_path_factory, cli_run):
+    """`claimhouse ui` on a copy of the warehouse `claimhouse run` built from the seeds (a user
+    opening the UI on their lake): (url, work folder)."""
     port = _free_port()
     work = tmp_path_factory.mktemp("ui")
+    shutil.copytree(cli_run[0], work / "warehouse")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAIMHOUSE_", "DAGSTER_"))}
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "claimhouse"), "ui", "--port", str(port)]
@@ -72,10 +75,15 @@ def dagster_ui(tmp_path_factory):
     assert proc.wait(timeout=60) is not None
 
 
-def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(dagster_ui):
+def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark, dagster_ui):
     from playwright.sync_api import sync_playwright
 
+    from lake.schemas import GOLD_RELEASE
+    from lake.storage import Lake
+
     url, work = dagster_ui
+    lake = Lake(spark, work / "warehouse")
+    release = lake.version(GOLD_RELEASE.store)
     ARTIFACTS.mkdir(exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
@@ -134,6 +142,8 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(dagste
         page.screenshot(path=str(ARTIFACTS / "dagster_run.png"), full_page=True)
         browser.close()
     assert status == "SUCCESS", (work / "ui.log").read_text()[-4000:]
-    # Gold was published: its release table holds a committed version.
-    release_log = work / "warehouse" / "gold_release" / "tables" / "_delta_log"
-    assert (release_log / f"{0:020d}.json").is_file()
+    # The run read the input folder (every seed logged unchanged under Dagster's run id), found
+    # every layer current and left the published gold release as it was.
+    logged = lake.read("bronze.ingest_log").where(f"run_id = '{run_id}'").collect()
+    assert sorted(r["outcome"] for r in logged) == ["unchanged"] * 5
+    assert lake.version(GOLD_RELEASE.store) == release
