@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -50,13 +51,14 @@ class OutputFormat(StrEnum):
 FormatOpt = Annotated[OutputFormat, typer.Option("--format", help="Output format")]
 
 
-# Exit codes: 0 ok; 1 a data or contract failure; 2 a usage or settings error; 3 the warehouse
-# is busy with another writer (try again later).
-EXIT_USAGE = 2
-EXIT_BUSY = 3
+# Exit codes (README "Exit codes"): what the user does next differs per code.
+EXIT_DATA = 1  # a data or contract failure: the message names the table, rule or file
+EXIT_USAGE = 2  # a usage or settings error: fix the command, its options or CLAIMHOUSE_*
+EXIT_ENV = 3  # the environment: warehouse busy, Spark cannot start, SQL endpoint unreachable
+EXIT_EMPTY = 4  # the run found no article to build from: nothing after bronze was built
 
 
-def _fail(message: str, code: int = 1) -> typer.Exit:
+def _fail(message: str, code: int) -> typer.Exit:
     err.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
 
@@ -77,7 +79,7 @@ def _writer(settings, run_id: str) -> Iterator[None]:
         lock = warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s)
         lock.__enter__()
     except WarehouseBusy as exc:
-        raise _fail(str(exc), EXIT_BUSY) from exc
+        raise _fail(str(exc), EXIT_ENV) from exc
     try:
         yield
     finally:
@@ -114,8 +116,9 @@ def _session(settings, endpoint: bool = False):
     except Exception as exc:  # the JVM's own exception types vary by failure
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise _fail(
-            f"could not start Spark (master {settings.spark_master}): {first}. "
-            "Check the --master URL, that Java 17 is installed, and run ./scripts/setup."
+            f"could not start Spark (master {settings.spark_master}): {first.rstrip('.')}. "
+            "Check the --master URL, that Java 17 is installed, and run ./scripts/setup.",
+            EXIT_ENV,
         ) from exc
 
 
@@ -162,7 +165,7 @@ def run(
                 report=lambda line: out.print(line, markup=False, highlight=False),
             )
         except LakeError as exc:
-            raise _fail(str(exc)) from exc
+            raise _fail(str(exc), EXIT_DATA) from exc
     elapsed = time.perf_counter() - started
 
     table = Table("table", "rows", "delta version", title=None)
@@ -171,6 +174,20 @@ def run(
     out.print(table)
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in summary.stage_seconds.items())
     out.print(f"done in {elapsed:.1f}s ({stages})")
+    if summary.no_articles:
+        seen = summary.bronze.files_seen
+        built = (
+            "the lake holds none either, so nothing after bronze was built"
+            if summary.stopped_empty
+            else "the layers after bronze keep the articles of earlier runs"
+        )
+        err.print(
+            f"[bold yellow]warning:[/] {settings.input_dir} gave no readable article "
+            f"({seen} file{'s' if seen != 1 else ''} seen; bronze.rejects says why each was "
+            f"rejected); {built}. Put .txt or .md articles there and run again.",
+            highlight=False,
+        )
+        raise typer.Exit(EXIT_EMPTY)
 
 
 def _jsonable(value):
@@ -225,10 +242,12 @@ def sql(
         columns = df.columns
         emitted = _emit(rows, columns, fmt, limit)
     except ParseException as exc:
-        raise _fail(f"SQL syntax: {_first_line(exc)}", 2) from exc
+        raise _fail(f"SQL syntax: {_first_line(exc)}", EXIT_USAGE) from exc
     except AnalysisException as exc:
         tables = ", ".join(known) or "none (run `claimhouse run` first)"
-        raise _fail(f"{_first_line(exc)}\ntables in {settings.warehouse}: {tables}", 2) from exc
+        raise _fail(
+            f"{_first_line(exc)}\ntables in {settings.warehouse}: {tables}", EXIT_USAGE
+        ) from exc
     if limit and emitted > limit:
         err.print(f"(showing the first {limit} rows; pass --limit 0 for all)")
 
@@ -253,21 +272,21 @@ def validate(
     try:
         contracts = load_contracts()
     except LakeError as exc:
-        raise _fail(str(exc), 2) from exc
+        raise _fail(str(exc), EXIT_USAGE) from exc
     chosen = [
         name
         for name in sorted(contracts)
         if (layer is None or name.split(".")[0] == layer) and (table is None or name == table)
     ]
     if not chosen:
-        raise _fail(f"no contract matches; contracts: {', '.join(sorted(contracts))}", 2)
+        raise _fail(f"no contract matches; contracts: {', '.join(sorted(contracts))}", EXIT_USAGE)
     run_id = new_run_id()
     with _writer(settings, run_id):
         spark = _session(settings)
         try:
             checked = validate_current(spark, Lake(spark, settings.warehouse), run_id, chosen)
         except LakeError as exc:
-            raise _fail(str(exc)) from exc
+            raise _fail(str(exc), EXIT_DATA) from exc
     results = Table("table", "rule", "severity", "result", "rows broken")
     fatal = 0
     for item in checked:
@@ -282,7 +301,7 @@ def validate(
     out.print(results)
     out.print(f"results recorded in audit.dq_results (run {run_id})")
     if fatal:
-        raise _fail(f"{fatal} rule(s) of severity fail are broken")
+        raise _fail(f"{fatal} rule(s) of severity fail are broken", EXIT_DATA)
 
 
 @app.command("compile-contracts")
@@ -300,13 +319,14 @@ def compile_contracts(
     try:
         contracts = load_contracts()
     except LakeError as exc:
-        raise _fail(str(exc), 2) from exc
+        raise _fail(str(exc), EXIT_USAGE) from exc
     if check:
         stale = stale_suites(contracts)
         if stale:
             raise _fail(
                 f"suites out of date with their contracts: {', '.join(stale)}; "
-                "run `claimhouse compile-contracts` and commit expectations/suites/"
+                "run `claimhouse compile-contracts` and commit expectations/suites/",
+                EXIT_DATA,
             )
         out.print(f"{len(contracts)} suites in {SUITES_DIR} match their contracts")
         return
@@ -335,7 +355,7 @@ def dashboard(
 
     settings = _settings(warehouse, None, master)
     if not settings.warehouse.is_dir():
-        raise _fail(f"no warehouse at {settings.warehouse}: run `claimhouse run` first")
+        raise _fail(f"no warehouse at {settings.warehouse}: run `claimhouse run` first", EXIT_USAGE)
     spark = _session(settings)
     page = write_dashboard(
         spark, Lake(spark, settings.warehouse), out_file or settings.warehouse / "dashboard.html"
@@ -444,7 +464,8 @@ def serve_sql(
     if port_in_use(host, port):
         raise _fail(
             f"port {port} on {host} is already in use (another `claimhouse serve-sql`?): "
-            "stop that process or pass --port"
+            "stop that process or pass --port",
+            EXIT_ENV,
         )
     # Hive would bind to these before to --host/--port: the server binds where it says.
     for variable in HIVE_BIND_VARIABLES:
@@ -466,7 +487,7 @@ def serve_sql(
             progress=progress,
         )
     except LakeError as exc:
-        raise _fail(str(exc)) from exc
+        raise _fail(str(exc), EXIT_DATA) from exc
     out.print("stopped")
 
 
@@ -546,7 +567,7 @@ def _query_server(server: str, query: str, fmt: OutputFormat, limit: int, user: 
 
     host, _, port = server.rpartition(":")
     if not host or not port.isdigit():
-        raise _fail(f"--server takes host:port, e.g. 127.0.0.1:10000; got {server!r}", 2)
+        raise _fail(f"--server takes host:port, e.g. 127.0.0.1:10000; got {server!r}", EXIT_USAGE)
     if not user:
         raise _fail(
             "--server needs a user: pass --user NAME or set CLAIMHOUSE_SQL_USER "
@@ -555,7 +576,15 @@ def _query_server(server: str, query: str, fmt: OutputFormat, limit: int, user: 
         )
     password = sql_password()
     if password is None:
+        if not sys.stdin.isatty():
+            raise _fail(
+                f"no password for {user!r} and no terminal to ask for it on: "
+                "set CLAIMHOUSE_SQL_PASSWORD",
+                EXIT_USAGE,
+            )
         password = getpass.getpass(f"password for {user}@{server}: ")
+    # Thrift logs a failed connection itself; the error below says it once.
+    logging.getLogger("thrift").setLevel(logging.CRITICAL)
     try:
         conn = hive.connect(
             host=host, port=int(port), auth="CUSTOM", username=user, password=password
@@ -564,15 +593,15 @@ def _query_server(server: str, query: str, fmt: OutputFormat, limit: int, user: 
         text = _first_line(exc)
         if "Error validating the login" in text or "wrong user name or password" in text:
             message = f"{server} refused the login of {user!r}: wrong user name or password"
-        else:
-            message = f"cannot connect to {server}: {text}. Is serve-sql running?"
-        raise _fail(message) from exc
+            raise _fail(message, EXIT_USAGE) from exc
+        message = f"cannot connect to {server}: {text}. Is serve-sql running?"
+        raise _fail(message, EXIT_ENV) from exc
     try:
         cursor = conn.cursor()
         try:
             cursor.execute(query)
         except Exception as exc:  # PyHive wraps the server's error in its own types
-            raise _fail(f"{server}: {_server_error(exc)}", 2) from exc
+            raise _fail(f"{server}: {_server_error(exc)}", EXIT_USAGE) from exc
         columns = [d[0].split(".")[-1] for d in cursor.description or []]
         rows = (Row(**dict(zip(columns, r, strict=True))) for r in iter(cursor.fetchone, None))
         emitted = _emit(rows, columns, fmt, limit)
@@ -639,13 +668,13 @@ def history(
     try:
         _split(table)
     except LakeError as exc:
-        raise _fail(str(exc), 2) from exc
+        raise _fail(str(exc), EXIT_USAGE) from exc
     settings = _settings(warehouse, None, master)
     spark = _session(settings)
     try:
         hist = Lake(spark, settings.warehouse).history(table)
     except LakeError as exc:
-        raise _fail(str(exc)) from exc
+        raise _fail(str(exc), EXIT_USAGE) from exc
     df = hist.selectExpr(
         "version",
         "timestamp",

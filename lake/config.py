@@ -8,6 +8,7 @@ table is this module's `settings_table()` (a test keeps the two equal).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -61,6 +62,19 @@ def _memory(text: str) -> str:
     return value
 
 
+_MASTER = re.compile(
+    r"local(\[(\*|\d+)(,\d+)?\])?|local-cluster\[\d+,\d+,\d+\]|yarn|k8s://\S+|"
+    r"spark://[^\s/:,]+(:\d+)?(,[^\s/:,]+(:\d+)?)*"
+)
+
+
+def _master(text: str) -> str:
+    value = text.strip()
+    if not _MASTER.fullmatch(value):
+        raise ValueError("a Spark master URL: local[*], local[N] or spark://host:7077")
+    return value
+
+
 def _flag(text: str) -> bool:
     value = text.strip().lower()
     if value not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
@@ -102,7 +116,7 @@ OPTIONS: tuple[Option, ...] = (
         "spark_master",
         "CLAIMHOUSE_SPARK_MASTER",
         "local[*]",
-        str,
+        _master,
         "Spark master URL (`spark://host:7077` for a standalone cluster)",
         "--master URL",
     ),
@@ -301,9 +315,13 @@ def load_settings(
     for option in OPTIONS:
         value = given.get(option.field)
         if value is not None:
-            values[option.field] = (
-                option.parse(str(value)) if isinstance(value, str | Path) else value
-            )
+            try:
+                values[option.field] = (
+                    option.parse(str(value)) if isinstance(value, str | Path) else value
+                )
+            except ValueError as exc:
+                name = option.flag.split()[0] if option.flag else option.field
+                raise SettingsError(f"{name} {str(value)!r} is not {exc}: fix it") from exc
             continue
         text = env.get(option.variable)
         if text is None or text.strip() == "":
@@ -318,7 +336,13 @@ def load_settings(
     unknown = set(given) - {f.name for f in fields(Settings)}
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
-    return Settings(**values)
+    settings = Settings(**values)
+    if settings.warehouse.exists() and not settings.warehouse.is_dir():
+        raise SettingsError(
+            f"the warehouse {settings.warehouse} is a file, not a folder: pass a folder (it is "
+            "created if missing) with --warehouse DIR or CLAIMHOUSE_WAREHOUSE"
+        )
+    return settings
 
 
 # Secrets are read when needed and never kept in Settings (whose repr a log might print).

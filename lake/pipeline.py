@@ -19,7 +19,7 @@ from lake.config import Settings
 from lake.gold import build as gold
 from lake.gold.build import GoldSummary
 from lake.layer import RunContext, Unit, UnitResult, execute, open_run
-from lake.schemas import AUDIT_LAYER_RUNS, GOLD_TABLES, TABLES
+from lake.schemas import AUDIT_LAYER_RUNS, BRONZE_ARTICLES, GOLD_TABLES, TABLES
 from lake.silver import publish as silver_claims
 from lake.silver import publish_stories as silver_stories
 from lake.silver.publish import SilverSummary
@@ -42,6 +42,10 @@ class RunSummary:
     results: dict[str, UnitResult] = field(default_factory=dict)
     table_rows: dict[str, int] = field(default_factory=dict)
     table_versions: dict[str, int] = field(default_factory=dict)
+    # The input folder gave no readable article this run; `stopped_empty`: nor does the lake
+    # hold any, so the units after bronze did not run (they would build empty tables).
+    no_articles: bool = False
+    stopped_empty: bool = False
 
     def _summary(self, unit: str):
         result = self.results.get(unit)
@@ -87,6 +91,11 @@ def run_units(ctx: RunContext, units: tuple[Unit, ...] = UNITS) -> RunSummary:
     summary = RunSummary(run_id=ctx.run_id)
     for unit in units:
         summary.results[unit.name] = execute(unit, ctx)
+        if unit is bronze.UNIT and summary.bronze and summary.bronze.articles_seen == 0:
+            summary.no_articles = True
+            if ctx.lake.count(BRONZE_ARTICLES.name) == 0:
+                summary.stopped_empty = True
+                break
     for name in [*TABLES, *GOLD_TABLES, "audit.dq_results", AUDIT_LAYER_RUNS.name]:
         if ctx.lake.exists(name):
             summary.table_rows[name] = ctx.lake.count(name)

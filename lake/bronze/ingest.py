@@ -43,6 +43,11 @@ class IngestSummary:
     reject_reasons: tuple[tuple[str, int], ...] = ()
 
     @property
+    def articles_seen(self) -> int:
+        """Files of this run that are articles: new, unchanged, duplicate or updated."""
+        return self.new_articles + self.unchanged + self.duplicates + self.updated
+
+    @property
     def accounted(self) -> int:
         return (
             self.new_articles

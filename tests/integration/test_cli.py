@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from typer.testing import CliRunner
 
 from lake.bronze.ingest import ingest
 from lake.cli import app
+from lake.storage import Lake
 
 from ..conftest import SEEDS, claimhouse, contracts_with_strict_attribution
 
@@ -46,6 +48,58 @@ def test_an_input_that_is_a_file_is_named_as_such(tmp_path):
     assert done.stderr.strip() == (
         f"error: input {tmp_path / 'a.txt'} is a file, not a folder: pass the folder that "
         "holds the articles with --input DIR"
+    )
+
+
+def test_a_master_url_spark_cannot_use_is_one_line_before_java_starts(tmp_path):
+    done = claimhouse("run", "--master", "bogus://x", "--warehouse", str(tmp_path / "wh"))
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: --master 'bogus://x' is not a Spark master URL: local[*], local[N] or "
+        "spark://host:7077: fix it"
+    )
+    assert not (tmp_path / "wh").exists()
+
+
+def test_a_warehouse_that_is_a_file_is_named_as_such(tmp_path):
+    (tmp_path / "lake").write_text("")
+    done = claimhouse("sql", "SELECT 1", "--warehouse", str(tmp_path / "lake"))
+    assert done.returncode == 2
+    assert " ".join(done.stderr.split()) == (
+        f"error: the warehouse {tmp_path / 'lake'} is a file, not a folder: pass a folder (it "
+        "is created if missing) with --warehouse DIR or CLAIMHOUSE_WAREHOUSE"
+    )
+
+
+def _closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_an_unreachable_sql_endpoint_is_one_line_and_an_environment_error():
+    port = _closed_port()
+    done = claimhouse(
+        "sql",
+        "SELECT 1",
+        "--server",
+        f"127.0.0.1:{port}",
+        "--user",
+        "ana",
+        env_extra={"CLAIMHOUSE_SQL_PASSWORD": "secret"},
+    )
+    assert done.returncode == 3
+    assert done.stderr.strip() == (
+        f"error: cannot connect to 127.0.0.1:{port}: Could not connect to any of "
+        f"[('127.0.0.1', {port})]. Is serve-sql running?"
+    )
+
+
+def test_no_password_and_no_terminal_to_ask_on_is_a_usage_error():
+    done = claimhouse("sql", "SELECT 1", "--server", "127.0.0.1:10000", "--user", "ana")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: no password for 'ana' and no terminal to ask for it on: set CLAIMHOUSE_SQL_PASSWORD"
     )
 
 
@@ -123,7 +177,7 @@ def test_history_json(populated):
 
 def test_history_of_missing_table(populated):
     result = runner.invoke(app, ["history", "gold.facts", "--warehouse", str(populated)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # usage: a table that is not there
     assert "no Delta table gold.facts" in result.stderr
 
 
@@ -176,6 +230,24 @@ def test_a_broken_fail_rule_exits_1_before_gold_naming_table_rule_and_rows(tmp_p
     assert "Sample: [{" in message and str(contracts / "silver.claims.yml") in message
     assert (warehouse / "bronze" / "articles" / "_delta_log").is_dir()
     assert not (warehouse / "gold").exists()
+
+
+def test_a_folder_without_a_readable_article_warns_and_builds_nothing_after_bronze(spark, tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "empty.txt").write_text("")
+    warehouse = tmp_path / "wh"
+    done = runner.invoke(
+        app, ["run", "--input", str(tmp_path / "in"), "--warehouse", str(warehouse)]
+    )
+    assert done.exit_code == 4, done.output
+    assert "1 rejected" in done.stdout
+    assert " ".join(done.stderr.split()).endswith(
+        f"warning: {tmp_path / 'in'} gave no readable article (1 file seen; bronze.rejects says "
+        "why each was rejected); the lake holds none either, so nothing after bronze was "
+        "built. Put .txt or .md articles there and run again."
+    )
+    assert Lake(spark, warehouse).count("bronze.rejects") == 1
+    assert not (warehouse / "silver").exists() and not (warehouse / "gold_build").exists()
 
 
 def test_generate_writes_a_corpus_with_ground_truth(tmp_path):

@@ -67,6 +67,11 @@ def test_arguments_win_over_variables_which_win_over_defaults(tmp_path):
         ("CLAIMHOUSE_SHUFFLE_PARTITIONS", "0", "is not a whole number of at least 1"),
         ("CLAIMHOUSE_SPARK_UI", "maybe", "is not 1 or 0"),
         ("CLAIMHOUSE_ENV", "staging", "is not one of local, ci, prod"),
+        (
+            "CLAIMHOUSE_SPARK_MASTER",
+            "bogus://x",
+            "is not a Spark master URL: local[*], local[N] or spark://host:7077",
+        ),
     ],
 )
 def test_a_bad_variable_is_named_with_what_it_takes(variable, value, message):
@@ -99,3 +104,36 @@ def test_the_spark_settings_dbt_starts_with_are_claimhouse_s(tmp_path):
     }
     assert {k: dbt[k] for k in expected} == expected
     assert dbt["spark.ui.enabled"] == ours["spark.ui.enabled"] == "false"
+
+
+@pytest.mark.parametrize(
+    "master",
+    ["local", "local[2]", "local[*]", "local[4,2]", "spark://10.0.0.5:7077", "spark://a:1,b:2"]
+    + ["k8s://https://10.0.0.1:443", "yarn", "local-cluster[2,1,1024]"],
+)
+def test_every_form_of_spark_master_url_is_taken(master):
+    assert load_settings(spark_master=master, environ={}).spark_master == master
+
+
+@pytest.mark.parametrize("master", ["bogus://x", "local[x]", "spark://", "spark:/h:7077", ""])
+def test_an_argument_that_cannot_be_used_is_named_by_its_option(master):
+    with pytest.raises(SettingsError) as caught:
+        load_settings(spark_master=master, environ={})
+    assert str(caught.value) == (
+        f"--master {master!r} is not a Spark master URL: local[*], local[N] or "
+        "spark://host:7077: fix it"
+    )
+
+
+def test_a_warehouse_that_is_a_file_is_named_as_such(tmp_path):
+    (tmp_path / "lake").write_text("")
+    for given in (
+        {"warehouse": tmp_path / "lake"},
+        {"environ": {"CLAIMHOUSE_WAREHOUSE": str(tmp_path / "lake")}},
+    ):
+        with pytest.raises(SettingsError) as caught:
+            load_settings(**{"environ": {}, **given})
+        assert str(caught.value) == (
+            f"the warehouse {tmp_path / 'lake'} is a file, not a folder: pass a folder (it is "
+            "created if missing) with --warehouse DIR or CLAIMHOUSE_WAREHOUSE"
+        )
