@@ -143,8 +143,9 @@ def _conflicts(lake: Lake) -> list[dict]:
         .join(side("articles_b", "outlets_b"), "conflict_id", "left")
         .select(
             "label",
-            "value_a",
-            "value_b",
+            # As a person reads them: "May 20 (year not stated)", not --05-20.
+            F.col("value_a_readable").alias("value_a"),
+            F.col("value_b_readable").alias("value_b"),
             "outlets_a",
             "outlets_b",
             "attributions_a",

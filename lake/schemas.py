@@ -330,6 +330,17 @@ AUDIT_LAYER_RUNS = TableSpec(
 
 
 @dataclass(frozen=True)
+class ReportSpec:
+    """A view over a release's published tables, for people: no build of its own, so it is
+    always of the release its tables show. `sql` names them as readers do (gold.facts)."""
+
+    name: str
+    description: str
+    columns: tuple[tuple[str, str], ...]  # (column, comment), in the order `sql` selects them
+    sql: str
+
+
+@dataclass(frozen=True)
 class ReleaseSpec:
     """A layer whose tables readers see only as published releases. Its tables are built
     elsewhere (`<build_layer>.<table>`: the candidate), and publishing copies a validated
@@ -344,6 +355,10 @@ class ReleaseSpec:
     store: str
     unit: str
     tables: tuple[str, ...]
+    reports: tuple[ReportSpec, ...] = ()
+
+    def report(self, name: str) -> ReportSpec | None:
+        return next((r for r in self.reports if r.name == name), None)
 
     def published(self, table: str) -> str:
         return f"{self.layer}.{table}"
@@ -352,12 +367,62 @@ class ReleaseSpec:
         return f"{self.build_layer}.{table}"
 
 
+CONFLICTS_REPORT = ReportSpec(
+    name="conflicts_report",
+    description=(
+        "One row per claim on either side of each conflict of gold.fact_conflicts, with what a "
+        "person needs to judge it: the outlet, title, file and date of its article, the "
+        "sentence it was read from and who the article credits it to."
+    ),
+    columns=(
+        ("conflict_id", "the conflict (gold.fact_conflicts.conflict_id)"),
+        ("fact_id", "the conflicting fact (gold.facts.fact_id)"),
+        ("measure_key", "what the fact measures"),
+        ("label", "the fact's measure in words"),
+        ("side", "a (the better-supported value) or b"),
+        ("side_value", "this side's value, as a person reads it (dates in words)"),
+        ("other_value", "the other side's value, as a person reads it"),
+        ("claim_value", "the claim's own value, as a person reads it"),
+        ("claim_text", "the mention as written"),
+        ("quote", "the sentence the claim was read from"),
+        ("attribution", "who the article credits the claim to; null when nobody"),
+        ("outlet", "the outlet that published the article"),
+        ("cited_outlet", "the outlet the claim is credited to, when another"),
+        ("title", "the article's title"),
+        ("source_file", "the article's file, relative to the input folder"),
+        ("published_at", "when the article was published, where stated"),
+        ("article_id", "the article (bronze.articles.article_id)"),
+        ("claim_id", "the claim (gold.fact_evidence.claim_id, silver.claims.claim_id)"),
+        ("char_start", "offset of the mention in the article body"),
+        ("char_end", "end offset of the mention in the article body"),
+    ),
+    sql="""
+        WITH sides AS (
+            SELECT conflict_id, fact_id, measure_key, 'a' AS side, value_a_readable AS side_value,
+                   value_b_readable AS other_value, explode(claims_a) AS claim_id
+            FROM gold.fact_conflicts
+            UNION ALL
+            SELECT conflict_id, fact_id, measure_key, 'b', value_b_readable, value_a_readable,
+                   explode(claims_b)
+            FROM gold.fact_conflicts
+        )
+        SELECT s.conflict_id, s.fact_id, s.measure_key, f.label, s.side, s.side_value,
+               s.other_value, e.value_readable AS claim_value, e.claim_text, e.quote,
+               e.attribution, e.reporting_outlet AS outlet, e.cited_outlet, e.title,
+               e.source_file, e.published_at, e.article_id, e.claim_id, e.char_start, e.char_end
+        FROM sides AS s
+        INNER JOIN gold.fact_evidence AS e ON e.fact_id = s.fact_id AND e.claim_id = s.claim_id
+        INNER JOIN gold.facts AS f ON f.fact_id = s.fact_id
+    """,
+)
+
 GOLD_RELEASE = ReleaseSpec(
     layer="gold",
     build_layer="gold_build",
     store="gold_release.tables",
     unit="gold",
     tables=("facts", "fact_evidence", "fact_conflicts"),
+    reports=(CONFLICTS_REPORT,),
 )
 # Published gold as readers name it (views) and as dbt builds it (Delta tables).
 GOLD_TABLES = tuple(GOLD_RELEASE.published(t) for t in GOLD_RELEASE.tables)

@@ -18,7 +18,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import StructType
 
-from lake.schemas import GOLD_RELEASE, ReleaseSpec, TableSpec
+from lake.schemas import GOLD_RELEASE, ReleaseSpec, ReportSpec, TableSpec
 
 RELEASES: dict[str, ReleaseSpec] = {GOLD_RELEASE.layer: GOLD_RELEASE}
 _NO_STATS = ("delta.dataSkippingNumIndexedCols", "0")
@@ -152,7 +152,16 @@ class Lake:
 
     def read(self, table: str, version: int | None = None) -> DataFrame:
         self._require(table)
-        if _split(table)[0] in RELEASES:
+        layer, name = _split(table)
+        if layer in RELEASES:
+            if RELEASES[layer].report(name) is not None:
+                if version is not None:
+                    raise LakeError(
+                        f"{table} is a view of the current release: read its tables at a "
+                        "version instead"
+                    )
+                self.register(table)
+                return self.spark.table(table)
             return self._released(table, version)
         reader = self.spark.read.format("delta")
         if version is not None:
@@ -232,13 +241,19 @@ class Lake:
         for spec in RELEASES.values():
             if self.exists(spec.store):
                 found += [spec.published(t) for t in spec.tables]
+                found += [spec.published(r.name) for r in spec.reports]
         return found
 
     def register(self, table: str) -> None:
         """Name the table in the catalog, pointing at this warehouse's copy."""
         layer, name = _split(table)
         if layer in RELEASES:
-            self._register_released(RELEASES[layer], name)
+            spec = RELEASES[layer]
+            report = spec.report(name)
+            if report is None:
+                self._register_released(spec, name)
+            else:
+                self._register_report(spec, report)
             return
         location = str(self.path(table))
         exists = self.spark.catalog.tableExists(f"{layer}.{name}")
@@ -280,6 +295,20 @@ class Lake:
             f"SELECT `{name}`.* FROM `{store_layer}`.`{store_name}` WHERE relation = '{name}'"
         )
         _REGISTERED[key] = columns
+
+    def _register_report(self, spec: ReleaseSpec, report: ReportSpec) -> None:
+        """`<layer>.<report>`: a view over the release's views, so of the same release."""
+        for table in spec.tables:
+            self.register(spec.published(table))
+        key = f"{spec.published(report.name)}@{self.root}"
+        if _REGISTERED.get(key) and self.spark.catalog.tableExists(spec.published(report.name)):
+            return
+        columns = ", ".join(f"`{c}` COMMENT {_sql_string(doc)}" for c, doc in report.columns)
+        self.spark.sql(
+            f"CREATE OR REPLACE VIEW `{spec.layer}`.`{report.name}` ({columns}) "
+            f"COMMENT {_sql_string(report.description)} AS {report.sql}"
+        )
+        _REGISTERED[key] = "report"
 
     def forget_other_warehouses(self) -> list[str]:
         """Drop catalog names that point outside this warehouse (external tables: the data

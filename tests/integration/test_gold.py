@@ -91,6 +91,43 @@ def test_the_meeting_date_conflicts_may_20_against_may_21(gold):
     assert [r["agrees"] for r in mid_may] == [True, True]
 
 
+def test_the_conflicts_report_lets_a_person_judge_may_20_against_may_21(gold):
+    """One row per claim on a side, with outlet, title, file, quote and attribution: no join
+    needed. A date without a year reads as such; the ISO form stays in gold.fact_conflicts."""
+    lake, _, _, _ = gold
+    fact = _fact(lake, "date:meeting")
+    assert fact["consensus_readable"] == "May 20 (year not stated)"
+    rows = (
+        lake.read("gold.conflicts_report")
+        .where(F.col("fact_id") == fact["fact_id"])
+        .orderBy("side", "source_file")
+        .collect()
+    )
+    seen = [
+        (r["side"], r["side_value"], r["other_value"], r["source_file"][:3], r["outlet"])
+        + (r["attribution"], r["claim_text"])
+        for r in rows
+    ]
+    may_20, may_21 = "May 20 (year not stated)", "May 21 (year not stated)"
+    assert seen == [
+        ("a", may_20, may_21, "002", "Latin Times", "the Washington Examiner", "May 20"),
+        ("a", may_20, may_21, "003", None, "The agency", "Tuesday, May 20"),
+        ("b", may_21, may_20, "004", None, "four people familiar with the meeting", "May 21"),
+    ]
+    assert rows[0]["quote"] == (
+        "The episode took place during a tense meeting on May 20, according to the Washington "
+        "Examiner."
+    )
+    for r in rows:
+        assert r["claim_text"] in r["quote"] and r["label"] == "date of the meeting"
+    # The ISO form stays where it was.
+    (conflict,) = (
+        lake.read("gold.fact_conflicts").where(F.col("fact_id") == fact["fact_id"]).collect()
+    )
+    assert (conflict["value_a"], conflict["value_a_readable"]) == ("--05-20", may_20)
+    assert len(conflict["claims_a"]) == 2 and len(conflict["claims_b"]) == 1
+
+
 def test_3000_ice_agents_are_another_fact_than_3000_arrests_a_day(gold):
     lake, _, _, _ = gold
     agents = _fact(lake, "ice agents")

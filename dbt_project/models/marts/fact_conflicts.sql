@@ -15,6 +15,8 @@ sides as (
         side_a.fact_measure_key as measure_key,
         side_a.value_text as value_a,
         side_b.value_text as value_b,
+        side_a.kind,
+        claims.claim_id,
         claims.article_id,
         coalesce(claims.attribution, concat('unattributed (', claims.source_key, ')'))
             as attribution,
@@ -34,14 +36,18 @@ conflicts as (
         measure_key,
         value_a,
         value_b,
+        {{ readable_value('value_a', 'kind') }} as value_a_readable,
+        {{ readable_value('value_b', 'kind') }} as value_b_readable,
         array_sort(collect_set(case when on_a and not on_b then article_id end)) as articles_a,
         array_sort(collect_set(case when on_b and not on_a then article_id end)) as articles_b,
         array_sort(collect_set(case when on_a and not on_b then attribution end))
             as attributions_a,
         array_sort(collect_set(case when on_b and not on_a then attribution end))
-            as attributions_b
+            as attributions_b,
+        array_sort(collect_set(case when on_a and not on_b then claim_id end)) as claims_a,
+        array_sort(collect_set(case when on_b and not on_a then claim_id end)) as claims_b
     from sides
-    group by fact_id, measure_key, value_a, value_b
+    group by fact_id, measure_key, value_a, value_b, kind
 )
 
 select * from conflicts

@@ -1,26 +1,42 @@
--- Every claim behind every fact, and whether it agrees with the fact's consensus.
+-- Every claim behind every fact, and whether it agrees with the fact's consensus, with what a
+-- reader needs to judge it: the article's outlet, title, file and date, and the claim's sentence.
 with claims as (
     select * from {{ ref('int_claims_reconciled') }}
 ),
 
+articles as (
+    select * from {{ ref('stg_bronze__articles') }}
+),
+
+sentences as (
+    select claim_id, sentence from {{ ref('stg_silver__claims') }}
+),
+
 evidence as (
     select
-        fact_id,
-        claim_id,
-        article_id,
-        reporting_outlet,
-        cited_outlet,
-        source_key,
-        attribution,
-        attribution_kind,
-        claim_text,
-        value,
-        value_text,
-        qualifier,
-        agrees,
-        char_start,
-        char_end
+        claims.fact_id,
+        claims.claim_id,
+        claims.article_id,
+        claims.reporting_outlet,
+        claims.cited_outlet,
+        claims.source_key,
+        claims.attribution,
+        claims.attribution_kind,
+        claims.claim_text,
+        claims.value,
+        claims.value_text,
+        {{ readable_value('claims.value_text', 'claims.kind') }} as value_readable,
+        claims.qualifier,
+        claims.agrees,
+        claims.char_start,
+        claims.char_end,
+        sentences.sentence as quote,
+        articles.title,
+        articles.source_uri as source_file,
+        articles.published_at
     from claims
+    inner join articles on claims.article_id = articles.article_id
+    inner join sentences on claims.claim_id = sentences.claim_id
 )
 
 select * from evidence

@@ -66,6 +66,7 @@ facts as (
         grouped.per,
         consensus.value * consensus.value_scale as consensus_value,
         consensus.value_text as consensus_text,
+        {{ readable_value('consensus.value_text', 'grouped.kind') }} as consensus_readable,
         case
             when consensus.kind = 'date' then null
             when bounds.agreed_lower <= bounds.agreed_upper then bounds.agreed_lower

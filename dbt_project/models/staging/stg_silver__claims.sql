@@ -10,6 +10,7 @@ renamed as (
         char_start,
         char_end,
         claim_text,
+        sentence,
         kind,
         value,
         value_text,
