@@ -1,6 +1,7 @@
 """Dagster code location for claimhouse: thin assets over `lake/`, assembled in definitions.py.
 
-Load it with `dagster definitions validate -m orchestration.definitions` (or `dagster dev -m ...`)
-from the repository root. Nothing here holds business logic: ingest, extraction and dbt are
-lake's; this package names them as assets, records metadata and schedules runs.
+From the repository root, `dagster dev`, `dagster definitions validate` and `dagster asset
+materialize --select '*'` find it through pyproject.toml's [tool.dagster] block. Nothing here
+holds business logic: ingest, extraction and dbt are lake's; this package names them as
+assets, records metadata and schedules runs.
 """

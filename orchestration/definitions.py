@@ -1,7 +1,7 @@
 """The claimhouse code location: assembles the definitions, nothing else.
 
-`dagster definitions validate -m orchestration.definitions` (or `dagster dev -m ...`) from the
-repository root. Loading reads CLAIMHOUSE_ENV and prepares the dbt manifest when called, not
+`dagster definitions validate` (or `dagster dev`) from the repository root (pyproject.toml's
+[tool.dagster]). Loading reads CLAIMHOUSE_ENV and prepares the dbt manifest when called, not
 when this module is imported.
 """
 

@@ -6,7 +6,10 @@ lake.spark.get_spark, which returns the active session, so no second JVM starts.
 
 import os
 import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import dagster as dg
 import pytest
@@ -19,7 +22,7 @@ from orchestration.resources import LakeResource
 from orchestration.sensors import FULL_JOB
 from orchestration.validation import VALIDATE_JOB
 
-from ..conftest import SEEDS, contracts_with_strict_attribution
+from ..conftest import REPO, SEEDS, contracts_with_strict_attribution
 
 SILVER_CONTRACT_CHECKS = {
     "article_exists",
@@ -395,3 +398,18 @@ def test_sensor_survives_a_file_name_that_is_not_utf8(definitions, tmp_path):
     resources = {"lake": LakeResource(input_dir=str(input_dir))}
     result = sensor.evaluate_tick(dg.build_sensor_context(cursor=None, resources=resources))
     assert len(result.run_requests) == 1
+
+
+def test_dagster_finds_the_code_location_from_the_repository_root_without_m():
+    """pyproject.toml's [tool.dagster] block, as Dagster projects carry it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAIMHOUSE_", "DAGSTER_"))}
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "dagster"), "definitions", "validate"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Validation successful for code location orchestration.definitions" in done.stdout
