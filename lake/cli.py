@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import json
 import logging
+import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -58,8 +60,28 @@ EXIT_ENV = 3  # the environment: warehouse busy, Spark cannot start, SQL endpoin
 EXIT_EMPTY = 4  # the run found no article to build from: nothing after bronze was built
 
 
+class LogFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+# `run --log-format json` (cron, CI, log shippers): every line the run prints is one JSON
+# object on stdout instead, errors and warnings included.
+_log = {"format": LogFormat.text}
+# Without a terminal, a step that prints nothing for this long says it is still going.
+HEARTBEAT_S = 60.0
+
+
+def _event(event: str, message: str, **fields) -> None:
+    record = {"time": datetime.now().astimezone().isoformat(timespec="seconds"), "event": event}
+    print(json.dumps({**record, "message": message, **fields}, default=str), flush=True)
+
+
 def _fail(message: str, code: int) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    if _log["format"] is LogFormat.json:
+        _event("error", message, exit_code=code)
+    else:
+        err.print(f"[bold red]error:[/] {message}", highlight=False)
     return typer.Exit(code)
 
 
@@ -87,19 +109,47 @@ def _writer(settings, run_id: str) -> Iterator[None]:
 
 
 @contextmanager
-def _progress(first: str) -> Iterator[Callable[[str], None]]:
+def _progress(first: str, heartbeat_s: float = HEARTBEAT_S) -> Iterator[Callable[[str], None]]:
     """What a long step is doing: a spinner in a terminal; elsewhere (a pipe, cron, CI) a
-    timestamped line per step."""
-    if err.is_terminal:
+    timestamped line per step (a JSON object with --log-format json), and a heartbeat line
+    when a step has been quiet for heartbeat_s."""
+    if err.is_terminal and _log["format"] is LogFormat.text:
         with err.status(first) as status:
             yield status.update
         return
+    current = {"step": first, "since": time.monotonic(), "said": time.monotonic()}
+    lock = threading.Lock()
+
+    def say(message: str, event: str = "step") -> None:
+        if _log["format"] is LogFormat.json:
+            _event(event, message)
+        else:
+            err.print(f"{datetime.now().astimezone():%H:%M:%S} {message}", highlight=False)
 
     def line(message: str) -> None:
-        err.print(f"{datetime.now().astimezone():%H:%M:%S} {message}", highlight=False)
+        with lock:
+            current.update(step=message, since=time.monotonic(), said=time.monotonic())
+            say(message)
+
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(min(5.0, heartbeat_s)):
+            with lock:
+                if time.monotonic() - current["said"] < heartbeat_s:
+                    continue
+                current["said"] = time.monotonic()
+                took = time.monotonic() - current["since"]
+                say(f"still: {current['step']} ({took:.0f} s so far)", "heartbeat")
 
     line(first)
-    yield line
+    beating = threading.Thread(target=beat, name="claimhouse-heartbeat", daemon=True)
+    beating.start()
+    try:
+        yield line
+    finally:
+        stop.set()
+        beating.join()
 
 
 def _session(settings, endpoint: bool = False):
@@ -135,11 +185,25 @@ def run(
     max_file_bytes: Annotated[
         int | None, typer.Option("--max-file-bytes", min=1, help="Reject larger files [5 MB]")
     ] = None,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option("--log-format", help="text, or json: one JSON object per line on stdout"),
+    ] = LogFormat.text,
 ) -> None:
     """Run every layer end to end: ingest articles into bronze, then build the layers after it."""
+
+    _log["format"] = log_format
+    try:
+        _run(input_dir, warehouse, master, max_file_bytes)
+    finally:
+        _log["format"] = LogFormat.text
+
+
+def _run(input_dir, warehouse, master, max_file_bytes) -> None:
     from lake.pipeline import new_run_id, run_pipeline
     from lake.storage import LakeError
 
+    as_json = _log["format"] is LogFormat.json
     settings = _settings(warehouse, input_dir, master, max_file_bytes)
     if not settings.input_dir.is_dir():
         if settings.input_dir.exists():
@@ -153,27 +217,46 @@ def run(
         )
     started = time.perf_counter()
     run_id = new_run_id()
-    out.print(f"[bold]claimhouse run {run_id}[/] into {settings.warehouse}")
+    if as_json:
+        _event("start", f"claimhouse run {run_id}", run_id=run_id, warehouse=settings.warehouse)
+    else:
+        out.print(f"[bold]claimhouse run {run_id}[/] into {settings.warehouse}")
+
+    def report(line: str) -> None:
+        if as_json:
+            # The line's own "HH:MM:SS " is the event's time.
+            text = re.sub(r"^\d\d:\d\d:\d\d ", "", line)
+            _event("layer", text, layer=text.split(":", 1)[0])
+        else:
+            out.print(line, markup=False, highlight=False)
+
     with _writer(settings, run_id), _progress("starting Spark...") as progress:
         spark = _session(settings)
         try:
-            summary = run_pipeline(
-                spark,
-                settings,
-                run_id,
-                progress=progress,
-                report=lambda line: out.print(line, markup=False, highlight=False),
-            )
+            summary = run_pipeline(spark, settings, run_id, progress=progress, report=report)
         except LakeError as exc:
             raise _fail(str(exc), EXIT_DATA) from exc
     elapsed = time.perf_counter() - started
 
-    table = Table("table", "rows", "delta version", title=None)
-    for name, rows in summary.table_rows.items():
-        table.add_row(name, f"{rows:,}", str(summary.table_versions[name]))
-    out.print(table)
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in summary.stage_seconds.items())
-    out.print(f"done in {elapsed:.1f}s ({stages})")
+    if as_json:
+        _event(
+            "done",
+            f"done in {elapsed:.1f}s ({stages})",
+            run_id=run_id,
+            seconds=round(elapsed, 1),
+            stages={k: round(v, 1) for k, v in summary.stage_seconds.items()},
+            tables={
+                name: {"rows": rows, "delta_version": summary.table_versions[name]}
+                for name, rows in summary.table_rows.items()
+            },
+        )
+    else:
+        table = Table("table", "rows", "delta version", title=None)
+        for name, rows in summary.table_rows.items():
+            table.add_row(name, f"{rows:,}", str(summary.table_versions[name]))
+        out.print(table)
+        out.print(f"done in {elapsed:.1f}s ({stages})")
     if summary.no_articles:
         seen = summary.bronze.files_seen
         built = (
@@ -181,12 +264,15 @@ def run(
             if summary.stopped_empty
             else "the layers after bronze keep the articles of earlier runs"
         )
-        err.print(
-            f"[bold yellow]warning:[/] {settings.input_dir} gave no readable article "
+        message = (
+            f"{settings.input_dir} gave no readable article "
             f"({seen} file{'s' if seen != 1 else ''} seen; bronze.rejects says why each was "
-            f"rejected); {built}. Put .txt or .md articles there and run again.",
-            highlight=False,
+            f"rejected); {built}. Put .txt or .md articles there and run again."
         )
+        if as_json:
+            _event("warning", message, exit_code=EXIT_EMPTY)
+        else:
+            err.print(f"[bold yellow]warning:[/] {message}", highlight=False)
         raise typer.Exit(EXIT_EMPTY)
 
 

@@ -196,15 +196,21 @@ def test_run_end_to_end_twice(spark, cli_run):
     )
     assert "silver: 5 articles grouped into 1 stories, 5 rows changed" in text
     assert "bronze.articles │ 5 │ 1" in text
-    second = runner.invoke(app, list(args))
+    # The rerun as cron or CI would log it: one JSON object per line on stdout.
+    second = runner.invoke(app, [*args, "--log-format", "json"])
     assert second.exit_code == 0, second.output
-    again = " ".join(second.stdout.split())
-    assert "= 0 new articles + 5 unchanged" in again
-    assert "sidecars; 0 read" in again
-    assert "silver: stories unchanged (no new article)" in again
+    events = [json.loads(line) for line in second.stdout.splitlines()]
+    assert [e["event"] for e in events[:2]] == ["start", "step"]
+    layers = [(e["layer"], e["message"]) for e in events if e["event"] == "layer"]
+    assert [layer for layer, _ in layers] == ["bronze", "silver", "silver", "gold"]
+    assert "= 0 new articles + 5 unchanged" in layers[0][1]
+    assert "sidecars; 0 read" in layers[0][1]
+    assert layers[2][1] == "silver: stories unchanged (no new article)"
     # Nothing new reached silver: dbt does not run, gold keeps its Delta version.
-    assert "gold: unchanged (built from these silver and bronze versions already)" in again
-    assert "gold.facts │ 23 │ 0" in again
+    assert layers[3][1] == "gold: unchanged (built from these silver and bronze versions already)"
+    (done,) = [e for e in events if e["event"] == "done"]
+    assert done["tables"]["gold.facts"] == {"rows": 23, "delta_version": 0}
+    assert done["run_id"] == events[0]["run_id"] and done["seconds"] > 0
     assert (warehouse / "bronze" / "articles" / "_delta_log").is_dir()
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()
@@ -212,24 +218,20 @@ def test_run_end_to_end_twice(spark, cli_run):
 
 
 @pytest.mark.slow
-def test_a_broken_fail_rule_exits_1_before_gold_naming_table_rule_and_rows(tmp_path):
+def test_a_broken_fail_rule_exits_1_before_gold_naming_table_rule_and_rows(
+    spark, tmp_path, monkeypatch
+):
     contracts = contracts_with_strict_attribution(tmp_path, "fail")
+    monkeypatch.setenv("CLAIMHOUSE_CONTRACTS", str(contracts))
     warehouse = tmp_path / "wh"
-    result = claimhouse(
-        "run",
-        "--input",
-        str(SEEDS),
-        "--warehouse",
-        str(warehouse),
-        env_extra={"CLAIMHOUSE_CONTRACTS": str(contracts)},
-    )
-    assert result.returncode == 1, result.stdout
+    result = runner.invoke(app, ["run", "--input", str(SEEDS), "--warehouse", str(warehouse)])
+    assert result.exit_code == 1, result.output
     message = " ".join(result.stderr.split())
     assert "silver.claims: rule attribution_present (severity fail) is broken by" in message
     assert "nothing downstream of silver.claims was built" in message
     assert "Sample: [{" in message and str(contracts / "silver.claims.yml") in message
     assert (warehouse / "bronze" / "articles" / "_delta_log").is_dir()
-    assert not (warehouse / "gold").exists()
+    assert not (warehouse / "gold_build").exists() and not (warehouse / "gold_release").exists()
 
 
 def test_a_folder_without_a_readable_article_warns_and_builds_nothing_after_bronze(spark, tmp_path):
