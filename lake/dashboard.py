@@ -16,8 +16,12 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
+from lake.bronze.ingest import reason_kind
 from lake.storage import Lake
 
+# What a person reads; gold_build, gold_release and dbt's staging/intermediate tables are
+# the machinery behind gold's views.
+SHOWN_LAYERS = ("bronze", "silver", "gold", "audit")
 CONFLICTS_SHOWN = 200
 FAILURES_SHOWN = 50
 STATUS_COLORS = {"corroborated": "#2e7d32", "single_source": "#9e9e9e", "conflicting": "#c62828"}
@@ -33,6 +37,7 @@ class DashboardData:
     pass_rates: list[dict]  # run_id, table_name, started, rules, passed
     quarantined_by_rule: list[dict]  # rule, rows
     quarantined_by_run: list[dict]  # run_id, rows
+    rejects_by_reason: list[dict]  # reason (without particulars), files, example, latest
     facts_by_status: list[dict]  # status, facts
     conflicts: list[dict]  # label, value_a/b, outlets_a/b, attributions_a/b
     failures: list[dict]  # latest run's broken rules per table
@@ -44,6 +49,7 @@ def collect(spark: SparkSession, lake: Lake, out: Path) -> DashboardData:
     tables = [
         {"table": name, "rows": lake.count(name), "version": lake.version(name)}
         for name in lake.tables()
+        if name.split(".")[0] in SHOWN_LAYERS
     ]
     docs = lake.root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html"
     return DashboardData(
@@ -53,6 +59,7 @@ def collect(spark: SparkSession, lake: Lake, out: Path) -> DashboardData:
         pass_rates=_pass_rates(lake),
         quarantined_by_rule=_quarantined_by_rule(lake),
         quarantined_by_run=_quarantined_by_run(lake),
+        rejects_by_reason=_rejects_by_reason(lake),
         facts_by_status=_facts_by_status(lake),
         conflicts=_conflicts(lake),
         failures=_latest_failures(lake),
@@ -110,6 +117,22 @@ def _quarantined_by_run(lake: Lake) -> list[dict]:
         .orderBy("started", "table_name")
     )
     return _rows(by_run)
+
+
+def _rejects_by_reason(lake: Lake) -> list[dict]:
+    if not lake.exists("bronze.rejects"):
+        return []
+    by_reason = (
+        lake.read("bronze.rejects")
+        .groupBy(reason_kind(F.col("reason")).alias("reason"))
+        .agg(
+            F.count("*").alias("files"),
+            F.max_by("source_uri", "rejected_at").alias("example"),
+            F.max_by("reason", "rejected_at").alias("latest"),
+        )
+        .orderBy(F.desc("files"), "reason")
+    )
+    return _rows(by_reason)
 
 
 def _facts_by_status(lake: Lake) -> list[dict]:
@@ -193,20 +216,30 @@ def _figures(data: DashboardData) -> list[tuple[str, str]]:
 
     run_axis = {"type": "category", "title": "run (start, id)"}
     figures = []
-    rates = go.Figure()
-    for table in sorted({r["table_name"] for r in data.pass_rates}):
-        points = [r for r in data.pass_rates if r["table_name"] == table]
-        rates.add_trace(
-            go.Scatter(
-                x=[run_label(p) for p in points],
-                y=[100.0 * p["passed"] / p["rules"] for p in points],
-                mode="lines+markers",
-                name=table,
-                text=[f"run {p['run_id']}: {p['passed']}/{p['rules']} rules" for p in points],
-            )
+    # One cell per table and run (rules passed / rules): a grid, so tables at 100% do not
+    # hide one another as lines would.
+    tables = sorted({r["table_name"] for r in data.pass_rates})
+    runs = sorted({(r["started"], r["run_id"]) for r in data.pass_rates})
+    cell = {(r["table_name"], r["run_id"]): r for r in data.pass_rates}
+    rows = [[cell.get((t, run_id)) for _, run_id in runs] for t in tables]
+    percent = [[None if c is None else 100.0 * c["passed"] / c["rules"] for c in r] for r in rows]
+    counts = [["" if c is None else f"{c['passed']}/{c['rules']}" for c in r] for r in rows]
+    rates = go.Figure(
+        go.Heatmap(
+            x=[run_label({"started": s, "run_id": r}) for s, r in runs],
+            y=tables,
+            z=percent,
+            text=counts,
+            texttemplate="%{text}",
+            colorscale=[[0, "#c62828"], [0.9, "#f9a825"], [1, "#2e7d32"]],
+            zmin=0,
+            zmax=100,
+            colorbar={"title": "% passed"},
+            hovertemplate="%{y}<br>run %{x}<br>%{text} rules passed<extra></extra>",
         )
-    rates.update_layout(yaxis={"title": "rules passed (%)", "range": [0, 105]}, xaxis=run_axis)
-    figures.append(("Contract pass rate per table over runs", rates))
+    )
+    rates.update_layout(xaxis=run_axis, yaxis={"automargin": True})
+    figures.append(("Contract rules passed per table and run", rates))
 
     statuses = sorted(data.facts_by_status, key=lambda r: list(STATUS_COLORS).index(r["status"]))
     facts = go.Figure(
@@ -232,12 +265,23 @@ def _figures(data: DashboardData) -> list[tuple[str, str]]:
         xaxis=run_axis,
         barmode="stack",
     )
-    figures.append(("Rows quarantined per run", quarantine))
+    if any(r["rows"] for r in data.quarantined_by_run):
+        figures.append(("Rows quarantined per run", quarantine))
+    else:
+        figures.append(("Rows quarantined per run", "no row has been quarantined in any run"))
 
     fragments = []
     for index, (title, figure) in enumerate(figures):
+        if isinstance(figure, str):  # nothing to plot: say so instead of an empty chart
+            fragments.append((title, f"<p class='muted nodata'>{html.escape(figure)}</p>"))
+            continue
         figure.update_layout(height=340, margin={"l": 60, "r": 20, "t": 20, "b": 40})
-        fragment = figure.to_html(full_html=False, include_plotlyjs=index == 0)
+        fragment = figure.to_html(
+            full_html=False,
+            include_plotlyjs=index == 0,
+            # No floating toolbar over the plot; hover still shows each point.
+            config={"displayModeBar": False},
+        )
         fragments.append((title, fragment))
     return fragments
 
@@ -316,6 +360,15 @@ def render(data: DashboardData) -> str:
         ],
         "every rule passed in each table's latest validation",
     )
+    rejects = _table(
+        "rejects",
+        ["reason", "files", "latest file", "latest reason in full"],
+        [
+            [_e(r["reason"]), _e(r["files"]), f"<code>{_e(r['example'])}</code>", _e(r["latest"])]
+            for r in data.rejects_by_reason
+        ],
+        "no input file has been rejected",
+    )
     by_rule = _table(
         "by_rule",
         ["rule", "claims quarantined"],
@@ -340,6 +393,7 @@ def render(data: DashboardData) -> str:
         conflicts=conflicts,
         failures=failures,
         by_rule=by_rule,
+        rejects=rejects,
     )
 
 
@@ -385,6 +439,7 @@ pre {{ margin: 0; max-height: 220px; overflow: auto; font-size: 12px;
 {conflicts}</section>
 <section><h2>Rules broken in each table's latest validation</h2>{failures}</section>
 <section><h2>Claims in quarantine by rule</h2>{by_rule}</section>
+<section><h2>Input files rejected by bronze, by reason</h2>{rejects}</section>
 <section><h2>Tables</h2>{tables}</section>
 </body></html>
 """

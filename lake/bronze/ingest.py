@@ -499,7 +499,7 @@ def _unchanged_since_logged(
 _METADATA = ("outlet", "title", "published_at", "url")
 
 
-def _reason_kind(reason):
+def reason_kind(reason):
     """A reject reason without its particulars (what to do, names, sizes), to count by:
     "sidecar a.json is not usable JSON (...): fix it" -> "sidecar is not usable JSON"."""
     head = F.regexp_extract(reason, r"^([^:(]*)", 1)
@@ -700,7 +700,7 @@ def _build_validate_publish(
         reasons = {
             r["kind"]: int(r["n"])
             for r in log.where(F.col("outcome") == "rejected")
-            .groupBy(_reason_kind(F.col("reason")).alias("kind"))
+            .groupBy(reason_kind(F.col("reason")).alias("kind"))
             .agg(F.count("*").alias("n"))
             .collect()
         }
