@@ -10,6 +10,7 @@ every gold table at once (lake.schemas.ReleaseSpec).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,10 +55,21 @@ class Lake:
 
     # --- releases ------------------------------------------------------------------------
 
-    def publish(self, spec: ReleaseSpec, versions: dict[str, int], release_id: str) -> int:
+    def publish(
+        self,
+        spec: ReleaseSpec,
+        versions: dict[str, int],
+        release_id: str,
+        docs: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> int:
         """Copy the built tables at `versions` ({built table: version}) into the release table
-        in one commit; returns its new version. Readers of the views switch to them at once."""
-        frames = {t: self.read(spec.built(t), version=versions[spec.built(t)]) for t in spec.tables}
+        in one commit; returns its new version. Readers of the views switch to them at once.
+        `docs` ({table: {column: description}}) become the columns' comments, which DESCRIBE
+        shows on the views."""
+        frames = {
+            t: _documented(self.read(spec.built(t), version=versions[spec.built(t)]), docs, t)
+            for t in spec.tables
+        }
         types = {t: StructType(df.schema.fields) for t, df in frames.items()}
         rows = None
         for table, df in frames.items():
@@ -349,6 +361,13 @@ class Lake:
         if not self.exists(table):
             known = ", ".join(self.tables()) or "none yet (run `claimhouse run` first)"
             raise LakeError(f"no Delta table {table} at {self.path(table)}; tables: {known}")
+
+
+def _documented(df: DataFrame, docs: Mapping[str, Mapping[str, str]] | None, table: str):
+    for column, doc in ((docs or {}).get(table) or {}).items():
+        if column in df.columns and doc:
+            df = df.withMetadata(column, {**df.schema[column].metadata, "comment": doc})
+    return df
 
 
 # table -> location this process registered it at; saves a catalog round trip per write.

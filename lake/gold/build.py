@@ -171,9 +171,28 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
             violation,
         ) from violation
     summary.contracts_s = time.perf_counter() - started
-    release = ctx.lake.publish(GOLD_RELEASE, versions, ctx.run_id)
+    release = ctx.lake.publish(GOLD_RELEASE, versions, ctx.run_id, docs=column_docs(ctx.settings))
     summary.outputs = {**versions, GOLD_RELEASE.store: release}
     return summary
+
+
+def column_docs(settings: Settings) -> dict[str, dict[str, str]]:
+    """dbt's column docs of the marts ({table: {column: description}}, from the manifest the
+    build just wrote), for the published views' column comments: DESCRIBE gold.facts shows
+    them without dbt's per-column ALTERs (persist_docs: one Delta commit per column)."""
+    path = settings.warehouse / "_dbt" / "target" / "manifest.json"
+    if not path.is_file():
+        return {}
+    nodes = json.loads(path.read_text())["nodes"].values()
+    return {
+        node["alias"]: {
+            name: " ".join(column["description"].split())
+            for name, column in node["columns"].items()
+            if column.get("description")
+        }
+        for node in nodes
+        if node["resource_type"] == "model" and node["schema"] == GOLD_RELEASE.build_layer
+    }
 
 
 def _built_versions(lake: Lake) -> dict[str, int]:

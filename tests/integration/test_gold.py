@@ -128,6 +128,15 @@ def test_the_conflicts_report_lets_a_person_judge_may_20_against_may_21(gold):
     assert len(conflict["claims_a"]) == 2 and len(conflict["claims_b"]) == 1
 
 
+def test_describe_shows_dbt_s_column_docs_on_every_gold_view(gold, spark):
+    lake, _, _, _ = gold
+    lake.register_all()
+    for view in ("gold.facts", "gold.fact_evidence", "gold.fact_conflicts"):
+        comments = {r["col_name"]: r["comment"] for r in spark.sql(f"DESCRIBE {view}").collect()}
+        assert all(comments.values()), (view, [c for c, doc in comments.items() if not doc])
+    assert comments["claims_a"].startswith("Claims that fit value_a and not value_b")
+
+
 def test_3000_ice_agents_are_another_fact_than_3000_arrests_a_day(gold):
     lake, _, _, _ = gold
     agents = _fact(lake, "ice agents")

@@ -167,7 +167,10 @@ def test_a_reader_reads_history_and_travels_in_time(server, gold):
     assert history and history[-1][0] == 0
     assert _query(port, "SELECT count(*) FROM bronze.articles VERSION AS OF 1")[0][0] == 5
     assert ("facts",) in {(r[1],) for r in _query(port, "SHOW TABLES IN gold")}
-    assert _query(port, "DESCRIBE gold.facts")[0][0] == "fact_id"
+    described = _query(port, "DESCRIBE gold.facts")
+    assert described[0][0] == "fact_id"
+    # dbt's column docs, as the release's column comments, in another process too.
+    assert described[0][2].startswith("sha256 of story_id, kind, measure_key and per")
 
 
 def test_a_runaway_query_is_ended_with_a_message_and_a_big_scan_streams(server):
