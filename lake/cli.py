@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
@@ -189,17 +189,45 @@ def run(
         LogFormat,
         typer.Option("--log-format", help="text, or json: one JSON object per line on stdout"),
     ] = LogFormat.text,
+    dagster: Annotated[
+        bool,
+        typer.Option(
+            "--dagster/--no-dagster",
+            help="Record what the run built in the Dagster instance `claimhouse ui` opens",
+        ),
+    ] = True,
 ) -> None:
     """Run every layer end to end: ingest articles into bronze, then build the layers after it."""
 
     _log["format"] = log_format
     try:
-        _run(input_dir, warehouse, master, max_file_bytes)
+        _run(input_dir, warehouse, master, max_file_bytes, dagster)
     finally:
         _log["format"] = LogFormat.text
 
 
-def _run(input_dir, warehouse, master, max_file_bytes) -> None:
+def _record_in_dagster(spark, settings, progress, report) -> None:
+    """What the run published and how its checks went, as runless events in the Dagster
+    instance `claimhouse ui` reads. Never fails the run: the lake has it either way."""
+    from lake.storage import Lake
+
+    progress("recording the run in the Dagster instance...")
+    try:
+        from orchestration.runless import record_lake
+
+        recorded = record_lake(Lake(spark, settings.warehouse), settings)
+    except Exception as exc:  # a broken instance must not fail a run the lake has published
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+        message = f"the run is in the lake, but Dagster's instance did not take it: {first}"
+        if _log["format"] is LogFormat.json:
+            _event("warning", message)
+        else:
+            err.print(f"[bold yellow]warning:[/] {message}", highlight=False)
+        return
+    report(f"{datetime.now().astimezone():%H:%M:%S} {recorded.describe()}")
+
+
+def _run(input_dir, warehouse, master, max_file_bytes, dagster: bool = True) -> None:
     from lake.pipeline import new_run_id, run_pipeline
     from lake.storage import LakeError
 
@@ -235,7 +263,11 @@ def _run(input_dir, warehouse, master, max_file_bytes) -> None:
         try:
             summary = run_pipeline(spark, settings, run_id, progress=progress, report=report)
         except LakeError as exc:
+            if dagster:
+                _record_in_dagster(spark, settings, progress, report)
             raise _fail(str(exc), EXIT_DATA) from exc
+        if dagster:
+            _record_in_dagster(spark, settings, progress, report)
     elapsed = time.perf_counter() - started
 
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in summary.stage_seconds.items())
@@ -288,7 +320,14 @@ def _jsonable(value):
 
 @app.command()
 def sql(
-    query: Annotated[str, typer.Argument(help='Spark SQL, e.g. "SELECT * FROM bronze.articles"')],
+    query: Annotated[
+        str | None,
+        typer.Argument(
+            help='Spark SQL, e.g. "SELECT * FROM gold.conflicts_report"; none: an interactive '
+            "shell (statements end with ;, history in ~/.claimhouse_sql_history), or the "
+            "statements piped to standard input"
+        ),
+    ] = None,
     fmt: FormatOpt = OutputFormat.table,
     limit: Annotated[
         int, typer.Option("--limit", min=0, help="At most this many rows (0: all, streamed)")
@@ -301,41 +340,233 @@ def sql(
     ] = None,
     user: Annotated[
         str | None,
-        typer.Option("--user", help="With --server: log in as this user [env CLAIMHOUSE_SQL_USER]"),
+        typer.Option("--user", help="Log in to serve-sql as this user [env CLAIMHOUSE_SQL_USER]"),
     ] = None,
+    local: Annotated[
+        bool,
+        typer.Option(
+            "--local", help="Start Spark in this process even when serve-sql serves the warehouse"
+        ),
+    ] = False,
 ) -> None:
-    """Run Spark SQL over the lake's tables (bronze.articles, bronze.rejects, ...)."""
-    from pyspark.errors import AnalysisException, ParseException
+    """Run Spark SQL over the lake's tables (bronze.articles, gold.facts, ...). When a
+    `claimhouse serve-sql` serves the warehouse and a user is given, the query goes there (a
+    few seconds, no Spark start); else this process starts its own Spark."""
+    from lake.serve import running_endpoint
 
-    from lake.storage import Lake
-
-    if server:
-        _query_server(server, query, fmt, limit, user or _settings(warehouse).sql_user)
-        return
     settings = _settings(warehouse, None, master)
-    spark = _session(settings)
-    lake = Lake(spark, settings.warehouse)
-    known = lake.register_all()
-    for table, why in lake.broken.items():
-        err.print(
-            f"warning: {table} is not a readable Delta table, left out: {why}", highlight=False
-        )
+    user = user or settings.sql_user
+    if server is None and not local:
+        found = running_endpoint(settings.warehouse)
+        if found and user:
+            server = found
+            err.print(f"(via the running serve-sql at {found} as {user}; --local skips it)")
+        elif found:
+            err.print(
+                f"note: serve-sql serves {settings.warehouse} at {found}: pass --user NAME (or "
+                "set CLAIMHOUSE_SQL_USER) to query it in seconds; starting Spark here instead",
+                highlight=False,
+            )
+    engine = _ServerSql(server, user) if server else _LocalSql(settings)
     try:
-        df = spark.sql(query)
-        if limit:
-            df = df.limit(limit + 1)
-        rows = df.toLocalIterator()
-        columns = df.columns
-        emitted = _emit(rows, columns, fmt, limit)
-    except ParseException as exc:
-        raise _fail(f"SQL syntax: {_first_line(exc)}", EXIT_USAGE) from exc
-    except AnalysisException as exc:
-        tables = ", ".join(known) or "none (run `claimhouse run` first)"
-        raise _fail(
-            f"{_first_line(exc)}\ntables in {settings.warehouse}: {tables}", EXIT_USAGE
-        ) from exc
+        if query is not None:
+            try:
+                engine.run(query, fmt, limit)
+            except _SqlFailed as failed:
+                raise _fail(failed.message, failed.code) from None
+            return
+        code = _shell(engine, fmt, limit, server or str(settings.warehouse))
+    finally:
+        engine.close()
+    if code:
+        raise typer.Exit(code)
+
+
+class _SqlFailed(Exception):
+    """A statement the engine refused: one line, and the exit code it earns."""
+
+    def __init__(self, message: str, code: int):
+        super().__init__(message)
+        self.message, self.code = message, code
+
+
+class _LocalSql:
+    """Statements on this process's Spark, over the warehouse's tables."""
+
+    def __init__(self, settings):
+        from lake.storage import Lake
+
+        self.settings = settings
+        self.spark = _session(settings)
+        lake = Lake(self.spark, settings.warehouse)
+        self.known = lake.register_all()
+        for table, why in lake.broken.items():
+            err.print(
+                f"warning: {table} is not a readable Delta table, left out: {why}", highlight=False
+            )
+
+    def run(self, query: str, fmt: OutputFormat, limit: int) -> None:
+        from pyspark.errors import AnalysisException, ParseException
+
+        try:
+            df = self.spark.sql(query)
+            if limit:
+                df = df.limit(limit + 1)
+            emitted = _emit(df.toLocalIterator(), df.columns, fmt, limit)
+        except ParseException as exc:
+            raise _SqlFailed(f"SQL syntax: {_first_line(exc)}", EXIT_USAGE) from exc
+        except AnalysisException as exc:
+            tables = ", ".join(self.known) or "none (run `claimhouse run` first)"
+            message = f"{_first_line(exc)}\ntables in {self.settings.warehouse}: {tables}"
+            raise _SqlFailed(message, EXIT_USAGE) from exc
+        _say_limited(emitted, limit)
+
+    def close(self) -> None:
+        return None
+
+
+class _ServerSql:
+    """Statements on a running `claimhouse serve-sql` (host:port) through PyHive, as `user`
+    with the password from CLAIMHOUSE_SQL_PASSWORD or asked for: one login per session."""
+
+    def __init__(self, server: str, user: str | None):
+        import getpass
+
+        from pyhive import hive
+
+        from lake.config import sql_password
+
+        host, _, port = server.rpartition(":")
+        if not host or not port.isdigit():
+            raise _fail(
+                f"--server takes host:port, e.g. 127.0.0.1:10000; got {server!r}", EXIT_USAGE
+            )
+        if not user:
+            raise _fail(
+                "--server needs a user: pass --user NAME or set CLAIMHOUSE_SQL_USER "
+                "(users: `claimhouse users list`)",
+                EXIT_USAGE,
+            )
+        password = sql_password()
+        if password is None:
+            if not sys.stdin.isatty():
+                raise _fail(
+                    f"no password for {user!r} and no terminal to ask for it on: "
+                    "set CLAIMHOUSE_SQL_PASSWORD",
+                    EXIT_USAGE,
+                )
+            password = getpass.getpass(f"password for {user}@{server}: ")
+        # Thrift logs a failed connection itself; the error below says it once.
+        logging.getLogger("thrift").setLevel(logging.CRITICAL)
+        self.server = server
+        try:
+            self.conn = hive.connect(
+                host=host, port=int(port), auth="CUSTOM", username=user, password=password
+            )
+        except Exception as exc:  # thrift's transport and SASL errors vary
+            text = _first_line(exc)
+            if "Error validating the login" in text or "wrong user name or password" in text:
+                message = f"{server} refused the login of {user!r}: wrong user name or password"
+                raise _fail(message, EXIT_USAGE) from exc
+            message = f"cannot connect to {server}: {text}. Is serve-sql running?"
+            raise _fail(message, EXIT_ENV) from exc
+
+    def run(self, query: str, fmt: OutputFormat, limit: int) -> None:
+        from pyspark.sql import Row
+
+        cursor = self.conn.cursor()
+        try:
+            cursor.execute(query)
+        except Exception as exc:  # PyHive wraps the server's error in its own types
+            raise _SqlFailed(f"{self.server}: {_server_error(exc)}", EXIT_USAGE) from exc
+        columns = [d[0].split(".")[-1] for d in cursor.description or []]
+        rows = (Row(**dict(zip(columns, r, strict=True))) for r in iter(cursor.fetchone, None))
+        _say_limited(_emit(rows, columns, fmt, limit), limit)
+        cursor.close()
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _say_limited(emitted: int, limit: int) -> None:
     if limit and emitted > limit:
         err.print(f"(showing the first {limit} rows; pass --limit 0 for all)")
+
+
+SQL_HISTORY = Path.home() / ".claimhouse_sql_history"
+
+
+def _shell(engine, fmt: OutputFormat, limit: int, where: str) -> int:
+    """Statements read until `exit` or end of input, each ended by `;`. In a terminal: line
+    editing and history, and an error is reported and the shell goes on (exit 0). Piped: every
+    statement runs, and the exit code is the first failure's."""
+    interactive = sys.stdin.isatty()
+    if interactive:
+        import readline
+
+        with suppress(OSError):
+            readline.read_history_file(SQL_HISTORY)
+        readline.set_history_length(1000)
+        err.print(f"claimhouse sql on {where}: end each statement with ; (exit or Ctrl-D leaves)")
+    first_failure, pending = 0, ""
+    while True:
+        try:
+            line = input("...> " if pending else "sql> ") if interactive else sys.stdin.readline()
+        except EOFError:
+            break
+        except KeyboardInterrupt:
+            pending = ""
+            print()
+            continue
+        if not interactive and not line:
+            break
+        if not pending and line.strip().rstrip(";").strip().lower() in ("exit", "quit"):
+            break
+        pending += line if line.endswith("\n") else line + "\n"
+        statements, pending = _split_statements(pending)
+        pending = pending if pending.strip() else ""
+        for statement in statements:
+            try:
+                engine.run(statement, fmt, limit)
+            except _SqlFailed as failed:
+                first_failure = first_failure or failed.code
+                err.print(f"[bold red]error:[/] {failed.message}", highlight=False)
+    if pending.strip():  # a last statement without its `;`
+        try:
+            engine.run(pending.strip(), fmt, limit)
+        except _SqlFailed as failed:
+            first_failure = first_failure or failed.code
+            err.print(f"[bold red]error:[/] {failed.message}", highlight=False)
+    if interactive:
+        with suppress(OSError):
+            readline.write_history_file(SQL_HISTORY)
+        return 0
+    return first_failure
+
+
+def _split_statements(text: str) -> tuple[list[str], str]:
+    """The complete statements in `text` (each ended by a `;` outside quotes and comments),
+    and what follows the last one."""
+    statements, start, quote, i = [], 0, "", 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif text.startswith("--", i):
+            i = text.find("\n", i)
+            if i < 0:
+                break
+        elif c == ";":
+            if text[start:i].strip():
+                statements.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    return statements, text[start:]
 
 
 @app.command()
@@ -479,16 +710,13 @@ def ui(
 ) -> None:
     """Start the Dagster UI (`dagster dev`) on 127.0.0.1 with claimhouse's code location."""
     import os
-    import shutil
     import signal
 
     from lake.config import REPO_ROOT
+    from orchestration.runless import dagster_home
 
     settings = _settings(warehouse, input_dir, master)
-    home = settings.warehouse / "_dagster"
-    home.mkdir(parents=True, exist_ok=True)
-    # The instance settings (one writing run at a time) live with the code location.
-    shutil.copy(REPO_ROOT / "orchestration" / "dagster.yaml", home / "dagster.yaml")
+    home = dagster_home(settings)
     env = {
         **os.environ,
         "DAGSTER_HOME": str(home),
@@ -639,62 +867,6 @@ def users_list(warehouse: WarehouseOpt = None) -> None:
     for user in sorted(load_users(settings.warehouse).values(), key=lambda u: u.name):
         table.add_row(user.name, user.role)
     out.print(table)
-
-
-def _query_server(server: str, query: str, fmt: OutputFormat, limit: int, user: str | None) -> None:
-    """Run a query on a running `claimhouse serve-sql` endpoint (host:port) through PyHive, as
-    `user` with the password from CLAIMHOUSE_SQL_PASSWORD or asked for."""
-    import getpass
-
-    from pyhive import hive
-    from pyspark.sql import Row
-
-    from lake.config import sql_password
-
-    host, _, port = server.rpartition(":")
-    if not host or not port.isdigit():
-        raise _fail(f"--server takes host:port, e.g. 127.0.0.1:10000; got {server!r}", EXIT_USAGE)
-    if not user:
-        raise _fail(
-            "--server needs a user: pass --user NAME or set CLAIMHOUSE_SQL_USER "
-            "(users: `claimhouse users list`)",
-            EXIT_USAGE,
-        )
-    password = sql_password()
-    if password is None:
-        if not sys.stdin.isatty():
-            raise _fail(
-                f"no password for {user!r} and no terminal to ask for it on: "
-                "set CLAIMHOUSE_SQL_PASSWORD",
-                EXIT_USAGE,
-            )
-        password = getpass.getpass(f"password for {user}@{server}: ")
-    # Thrift logs a failed connection itself; the error below says it once.
-    logging.getLogger("thrift").setLevel(logging.CRITICAL)
-    try:
-        conn = hive.connect(
-            host=host, port=int(port), auth="CUSTOM", username=user, password=password
-        )
-    except Exception as exc:  # thrift's transport and SASL errors vary
-        text = _first_line(exc)
-        if "Error validating the login" in text or "wrong user name or password" in text:
-            message = f"{server} refused the login of {user!r}: wrong user name or password"
-            raise _fail(message, EXIT_USAGE) from exc
-        message = f"cannot connect to {server}: {text}. Is serve-sql running?"
-        raise _fail(message, EXIT_ENV) from exc
-    try:
-        cursor = conn.cursor()
-        try:
-            cursor.execute(query)
-        except Exception as exc:  # PyHive wraps the server's error in its own types
-            raise _fail(f"{server}: {_server_error(exc)}", EXIT_USAGE) from exc
-        columns = [d[0].split(".")[-1] for d in cursor.description or []]
-        rows = (Row(**dict(zip(columns, r, strict=True))) for r in iter(cursor.fetchone, None))
-        emitted = _emit(rows, columns, fmt, limit)
-    finally:
-        conn.close()
-    if limit and emitted > limit:
-        err.print(f"(showing the first {limit} rows; pass --limit 0 for all)")
 
 
 def _server_error(exc: Exception) -> str:

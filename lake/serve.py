@@ -16,11 +16,14 @@ lake.users) and run as their user; the guard in the session's extensions
 
 from __future__ import annotations
 
+import json
+import os
 import signal
 import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from pyspark.sql import SparkSession
 
@@ -33,6 +36,34 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # environment would bind the server elsewhere than the address claimhouse prints.
 HIVE_BIND_VARIABLES = ("HIVE_SERVER2_THRIFT_BIND_HOST", "HIVE_SERVER2_THRIFT_PORT")
 SANDBOX = "sandbox"
+
+
+def endpoint_file(warehouse: Path) -> Path:
+    """Where a serving endpoint says where it is (`claimhouse sql` finds it there)."""
+    return warehouse / "_serve" / "endpoint.json"
+
+
+def running_endpoint(warehouse: Path) -> str | None:
+    """host:port of the `serve-sql` serving this warehouse now, or None: its file names a
+    live process that holds the port (a killed server's stale file does not count)."""
+    try:
+        found = json.loads(endpoint_file(warehouse).read_text())
+        os.kill(int(found["pid"]), 0)
+        host, port = str(found["host"]), int(found["port"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not port_in_use(host, port):
+        return None
+    return f"{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}"
+
+
+def _forget_endpoint(warehouse: Path) -> None:
+    """Remove the endpoint file if this process wrote it."""
+    try:
+        if json.loads(endpoint_file(warehouse).read_text()).get("pid") == os.getpid():
+            endpoint_file(warehouse).unlink()
+    except (OSError, ValueError):
+        pass
 
 
 def port_in_use(host: str, port: int) -> bool:
@@ -153,10 +184,14 @@ def serve(
             if time.monotonic() > deadline:
                 raise LakeError(f"the Thrift server did not open port {port} within 60 s")
             time.sleep(0.2)
+        where = endpoint_file(settings.warehouse)
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.write_text(json.dumps({"host": host, "port": port, "pid": os.getpid()}))
         ready(f"jdbc:hive2://{host}:{port}/default ({len(known)} tables)")
         while not stop.wait(refresh_seconds):
             known = refresh_catalog(spark, lake, known)
     finally:
+        _forget_endpoint(settings.warehouse)
         server.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

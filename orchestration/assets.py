@@ -89,62 +89,75 @@ def _materialization(lake, output: Output, result: UnitResult) -> dg.Materialize
     )
 
 
-def build_bronze_ingest() -> dg.AssetsDefinition:
-    """Input folder -> bronze.articles and bronze.rejects; bronze.ingest_log's rules (every
-    file seen is an article or a reject) guard bronze/articles."""
-    return unit_asset(
-        bronze.UNIT,
-        "bronze_ingest",
-        [
-            Output(
-                BRONZE_ARTICLES.name,
-                BRONZE_ARTICLES.description,
-                ("source_uri", "outlet", "title", "published_at", "char_count"),
-            ),
-            Output(
-                BRONZE_REJECTS.name,
-                BRONZE_REJECTS.description,
-                ("source_uri", "reason", "size_bytes"),
-            ),
-        ],
-        contracts=(BRONZE_ARTICLES.name, "bronze.ingest_log"),
-    )
+@dataclass(frozen=True)
+class UnitAsset:
+    """How one lake unit appears in Dagster: its outputs as assets, its contracts as checks
+    on the first output. Dagster's runs (unit_asset) and `claimhouse run`'s runless events
+    (orchestration.runless) both read these."""
+
+    unit: Unit
+    name: str
+    outputs: tuple[Output, ...]
+    contracts: tuple[str, ...]
+    deps: tuple[str, ...] = ()
+
+    def checks(self) -> list[dg.AssetCheckSpec]:
+        return contract_check_specs(asset_key(self.outputs[0].table), *self.contracts)
+
+    def build(self) -> dg.AssetsDefinition:
+        return unit_asset(self.unit, self.name, self.outputs, self.contracts, self.deps)
 
 
-def build_silver_claims() -> dg.AssetsDefinition:
-    """New bronze articles -> silver.claims, rule breakers to silver.claims_quarantine."""
-    return unit_asset(
-        silver_claims.UNIT,
-        "silver_claims",
-        [
-            Output(
-                SILVER_CLAIMS.name,
-                SILVER_CLAIMS.description,
-                ("claim_text", "kind", "value", "unit", "measure_key", "attribution_kind"),
-            ),
-            Output(
-                SILVER_CLAIMS_QUARANTINE.name,
-                SILVER_CLAIMS_QUARANTINE.description,
-                ("claim_text", "kind", "measure_key", "rules_broken"),
-            ),
-        ],
-        contracts=(SILVER_CLAIMS.name,),
-        deps=(BRONZE_ARTICLES.name,),
-    )
-
-
-def build_silver_stories() -> dg.AssetsDefinition:
-    """bronze.articles -> silver.article_stories (and the articles' terms)."""
-    return unit_asset(
-        silver_stories.UNIT,
-        "silver_stories",
-        [
-            Output(
-                SILVER_ARTICLE_STORIES.name,
-                SILVER_ARTICLE_STORIES.description,
-                ("story_id", "article_id", "story_size", "story_method"),
-            )
-        ],
-        contracts=(SILVER_ARTICLE_STORIES.name,),
-        deps=(BRONZE_ARTICLES.name,),
-    )
+# Input folder -> bronze.articles and bronze.rejects; bronze.ingest_log's rules (every file seen
+# is an article or a reject) guard bronze/articles.
+BRONZE_INGEST = UnitAsset(
+    bronze.UNIT,
+    "bronze_ingest",
+    (
+        Output(
+            BRONZE_ARTICLES.name,
+            BRONZE_ARTICLES.description,
+            ("source_uri", "outlet", "title", "published_at", "char_count"),
+        ),
+        Output(
+            BRONZE_REJECTS.name,
+            BRONZE_REJECTS.description,
+            ("source_uri", "reason", "size_bytes"),
+        ),
+    ),
+    contracts=(BRONZE_ARTICLES.name, "bronze.ingest_log"),
+)
+# New bronze articles -> silver.claims, rule breakers to silver.claims_quarantine.
+SILVER_CLAIMS_ASSET = UnitAsset(
+    silver_claims.UNIT,
+    "silver_claims",
+    (
+        Output(
+            SILVER_CLAIMS.name,
+            SILVER_CLAIMS.description,
+            ("claim_text", "kind", "value", "unit", "measure_key", "attribution_kind"),
+        ),
+        Output(
+            SILVER_CLAIMS_QUARANTINE.name,
+            SILVER_CLAIMS_QUARANTINE.description,
+            ("claim_text", "kind", "measure_key", "rules_broken"),
+        ),
+    ),
+    contracts=(SILVER_CLAIMS.name,),
+    deps=(BRONZE_ARTICLES.name,),
+)
+# bronze.articles -> silver.article_stories (and the articles' terms).
+SILVER_STORIES_ASSET = UnitAsset(
+    silver_stories.UNIT,
+    "silver_stories",
+    (
+        Output(
+            SILVER_ARTICLE_STORIES.name,
+            SILVER_ARTICLE_STORIES.description,
+            ("story_id", "article_id", "story_size", "story_method"),
+        ),
+    ),
+    contracts=(SILVER_ARTICLE_STORIES.name,),
+    deps=(BRONZE_ARTICLES.name,),
+)
+UNIT_ASSETS = (BRONZE_INGEST, SILVER_CLAIMS_ASSET, SILVER_STORIES_ASSET)

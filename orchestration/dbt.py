@@ -21,7 +21,7 @@ from typing import Any
 import dagster as dg
 from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtProject, dbt_assets
 
-from lake.config import load_settings
+from lake.config import Settings, load_settings
 from lake.gold import build as gold
 from lake.gold.build import INTERNAL, dbt_args, dbt_project_files
 from lake.layer import CandidateRejected, RunContext, execute
@@ -157,7 +157,7 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
                 unchanged = result.status == "unchanged"
             except CandidateRejected as exc:
                 failure, unchanged = exc, False  # report what built and what failed, then fail
-            results = [] if unchanged else _run_results(ctx)
+            results = [] if unchanged else run_results(ctx.settings, ctx.run_id)
             yield from _events(context, manifest, project, ctx, results, unchanged)
             if failure is not None:
                 raise failure
@@ -165,9 +165,10 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
     return gold_dbt_build
 
 
-def _run_results(ctx: RunContext) -> list[Mapping[str, Any]]:
-    """This run's results from dbt's run_results.json (where build_gold's dbt_args put it)."""
-    args = dbt_args("build", ctx.settings, ctx.run_id)
+def run_results(settings: Settings, run_id: str) -> list[Mapping[str, Any]]:
+    """Run `run_id`'s results from dbt's run_results.json (where build_gold's dbt_args put
+    it); none when the file is another run's (dbt never got to write this one's)."""
+    args = dbt_args("build", settings, run_id)
     path = Path(args[args.index("--target-path") + 1]) / "run_results.json"
     if not path.exists():
         return []
@@ -175,7 +176,7 @@ def _run_results(ctx: RunContext) -> list[Mapping[str, Any]]:
     run_vars = data.get("args", {}).get("vars") or {}
     if isinstance(run_vars, str):
         run_vars = json.loads(run_vars)
-    if run_vars.get("run_id") != ctx.run_id:  # an earlier run's: dbt never got to write this one's
+    if run_vars.get("run_id") != run_id:
         return []
     return data.get("results", [])
 
@@ -192,6 +193,15 @@ def _models_in_dependency_order(manifest: Mapping[str, Any]) -> list[str]:
     return list(TopologicalSorter(graph).static_order())
 
 
+def checks_by_test(assets_def: dg.AssetsDefinition) -> dict[str, dg.AssetCheckKey]:
+    """dbt test unique_id -> the asset check dagster-dbt made of it."""
+    return {
+        spec.metadata[_UNIQUE_ID]: spec.key
+        for spec in assets_def.check_specs
+        if _UNIQUE_ID in spec.metadata
+    }
+
+
 def _events(
     context: dg.AssetExecutionContext,
     manifest: Mapping[str, Any],
@@ -202,20 +212,32 @@ def _events(
 ) -> Iterator[dg.MaterializeResult | dg.AssetCheckResult]:
     """Materializations for the models dbt built (all of the selection when gold was
     unchanged: the release stands), then the dbt tests' check results."""
-    selected = set(context.selected_asset_keys)
-    checks_by_test = {
-        spec.metadata[_UNIQUE_ID]: spec.key
-        for spec in context.assets_def.check_specs
-        if _UNIQUE_ID in spec.metadata
-    }
-    selected_checks = set(context.selected_asset_check_keys)
-    lake: Lake = ctx.lake
+    yield from model_materializations(
+        manifest, project, ctx.lake, results, set(context.selected_asset_keys), unchanged
+    )
+    yield from test_check_results(
+        results, checks_by_test(context.assets_def), set(context.selected_asset_check_keys)
+    )
+
+
+def model_materializations(
+    manifest: Mapping[str, Any],
+    project: DbtProject,
+    lake: Lake,
+    results: list[Mapping[str, Any]],
+    selected: set[dg.AssetKey],
+    unchanged: bool = False,
+    extra: Mapping[str, Any] | None = None,
+    preview: bool = True,
+) -> Iterator[dg.MaterializeResult]:
+    """A materialization per model dbt built (every model when gold was unchanged), each
+    after the models it reads."""
     if unchanged:
         results = [
             {"unique_id": unique_id, "status": "success", "execution_time": 0.0}
             for unique_id in _models_in_dependency_order(manifest)
         ]
-    for result in results:  # models first: a check result follows its asset's materialization
+    for result in results:
         unique_id, status = result["unique_id"], result["status"]
         if not unique_id.startswith("model.") or status != "success":
             continue
@@ -223,24 +245,38 @@ def _events(
         if key not in selected:
             continue
         node = manifest["nodes"][unique_id]
+        table = f"{node['schema']}.{node['alias']}"
+        metadata = table_metadata(
+            lake,
+            table,
+            preview_columns=list(node.get("columns", {})),
+            extra={
+                "dbt_unique_id": unique_id,
+                "dbt_seconds": dg.MetadataValue.float(float(result["execution_time"] or 0)),
+                **(extra or {}),
+            },
+            preview=preview,
+        )
         yield dg.MaterializeResult(
             asset_key=key,
-            metadata=table_metadata(
-                lake,
-                f"{node['schema']}.{node['alias']}",
-                preview_columns=list(node.get("columns", {})),
-                extra={
-                    "dbt_unique_id": unique_id,
-                    "dbt_seconds": dg.MetadataValue.float(float(result["execution_time"] or 0)),
-                },
-            ),
+            metadata=metadata,
+            data_version=dg.DataVersion(str(metadata["delta_version"].value)),
         )
+
+
+def test_check_results(
+    results: list[Mapping[str, Any]],
+    checks: Mapping[str, dg.AssetCheckKey],
+    selected: set[dg.AssetCheckKey],
+) -> Iterator[dg.AssetCheckResult]:
+    """A check result per dbt test that ran (a skipped test's model did not build: the step
+    fails on that)."""
     for result in results:
-        check_key = checks_by_test.get(result["unique_id"])
-        if check_key is None or check_key not in selected_checks:
+        check_key = checks.get(result["unique_id"])
+        if check_key is None or check_key not in selected:
             continue
         status = result["status"]
-        if status == "skipped":  # its model did not build; the step fails on that
+        if status == "skipped":
             continue
         yield dg.AssetCheckResult(
             asset_key=check_key.asset_key,

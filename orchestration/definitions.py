@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dagster as dg
 
-from orchestration.assets import build_bronze_ingest, build_silver_claims, build_silver_stories
+from orchestration.assets import UNIT_ASSETS
 from orchestration.checks import build_gold_contract_checks
 from orchestration.dbt import build_gold_assets
 from orchestration.environment import current_environment
@@ -24,12 +24,7 @@ def defs() -> dg.Definitions:
     job = build_full_job()
     validate_job = build_validate_job()
     return dg.Definitions(
-        assets=[
-            build_bronze_ingest(),
-            build_silver_claims(),
-            build_silver_stories(),
-            build_gold_assets(env),
-        ],
+        assets=[*(unit.build() for unit in UNIT_ASSETS), build_gold_assets(env)],
         asset_checks=[build_gold_contract_checks()],
         jobs=[job, validate_job],
         sensors=[build_input_sensor(job, env)],

@@ -19,24 +19,28 @@ def table_metadata(
     table: str,
     preview_columns: Sequence[str] = (),
     extra: Mapping[str, Any] | None = None,
+    preview: bool = True,
+    version: int | None = None,
 ) -> dict[str, Any]:
     """Row count, Delta version, path and the first rows of `<layer>.<table>`.
 
     preview_columns: the columns worth showing, in order (those absent from the table are
-    skipped); empty means the table's first few columns.
+    skipped); empty means the table's first few columns. `preview=False` leaves the rows out
+    and `version` (when known) saves reading the table's history.
     """
     df = lake.read(table)
-    present = [c for c in preview_columns if c in df.columns]
-    columns = present or df.columns[:_DEFAULT_PREVIEW_COLUMNS]
-    rows = [r.asDict() for r in df.select(*columns).limit(PREVIEW_ROWS).collect()]
-    return {
+    found = {
         "dagster/row_count": dg.MetadataValue.int(df.count()),
-        "delta_version": dg.MetadataValue.int(lake.version(table)),
+        "delta_version": dg.MetadataValue.int(lake.version(table) if version is None else version),
         "path": dg.MetadataValue.path(str(lake.path(table))),
         "table": dg.MetadataValue.text(table),
-        "preview": dg.MetadataValue.md(markdown_table(columns, rows)),
-        **(extra or {}),
     }
+    if preview:
+        present = [c for c in preview_columns if c in df.columns]
+        columns = present or df.columns[:_DEFAULT_PREVIEW_COLUMNS]
+        rows = [r.asDict() for r in df.select(*columns).limit(PREVIEW_ROWS).collect()]
+        found["preview"] = dg.MetadataValue.md(markdown_table(columns, rows))
+    return {**found, **(extra or {})}
 
 
 def markdown_table(columns: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:

@@ -151,8 +151,10 @@ def contracts_with_strict_attribution(tmp_path: Path, severity: str) -> Path:
         text[:start]
         + "  - name: attribution_present\n"
         + "    description: every claim names its source\n"
+        + "    type: sql\n"
         + f"    severity: {severity}\n"
-        + "    predicate: attribution IS NOT NULL\n"
+        + "    query: SELECT COUNT(*) FROM ${table} WHERE (attribution IS NOT NULL) IS NOT TRUE\n"
+        + "    mustBe: 0\n"
         + text[end:]
     )
     return folder

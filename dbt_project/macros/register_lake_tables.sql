@@ -15,7 +15,7 @@
   {#- A SQL endpoint (the thrift target) names the lake's tables itself, and lets clients
       create nothing outside `sandbox`. -#}
   {% if execute and target.method != 'thrift' %}
-    {% set root = env_var('CLAIMHOUSE_WAREHOUSE', env_var('PWD') ~ '/../warehouse') %}
+    {% set root = env_var('CLAIMHOUSE_WAREHOUSE', flags.PROFILES_DIR ~ '/../warehouse') %}
     {% do log("claimhouse: registering the Delta tables under " ~ root
               ~ " (a PATH_NOT_FOUND error here means no tables yet: run `claimhouse run` first)") %}
     {% call statement('lake_files', fetch_result=false) %}
@@ -41,7 +41,16 @@
     {% set views = [] %}
     {% for row in found.rows if row[0] == 'gold_release' and row[1] == 'tables' %}
       {% do run_query("create database if not exists gold") %}
-      {% for name in ['facts', 'fact_evidence', 'fact_conflicts'] %}
+      {#- The release table holds a struct column per published table (lake.storage.publish),
+          beside `release_id` and `relation`, which says whose row it is. -#}
+      {% set described = run_query("describe gold_release.tables") %}
+      {% set names = [] %}
+      {% for col in described.rows %}
+        {% if col[1] and col[1].startswith('struct') and col[0] not in names %}
+          {% do names.append(col[0]) %}
+        {% endif %}
+      {% endfor %}
+      {% for name in names %}
         {% do run_query(
           "create or replace view gold." ~ name ~ " as select `" ~ name ~ "`.* from "
           ~ "gold_release.tables where relation = '" ~ name ~ "'"

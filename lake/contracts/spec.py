@@ -1,8 +1,8 @@
-"""YAML data contracts -> typed, validated specs.
+"""Data contracts (ODCS v3 YAML, lake.contracts.odcs) -> typed, validated specs.
 
 One file per table, `expectations/contracts/<layer>.<table>.yml`. Every error names the file,
 the line and what to change: a contract is edited by hand, and a typo must not pass silently
-(unknown keys are errors).
+(the ODCS schema refuses unknown keys).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from lake.config import REPO_ROOT
+from lake.contracts.odcs import OdcsError, is_odcs, schema_errors, to_contract_fields
 from lake.storage import LakeError
 
 CONTRACTS_DIR = REPO_ROOT / "expectations" / "contracts"
@@ -183,13 +184,6 @@ class Contract(_Strict):
 
 # --- loading ---------------------------------------------------------------------------------
 
-_ALLOWED_KEYS = {
-    "contract": sorted(Contract.model_fields),
-    "column": sorted(ColumnSpec.model_fields),
-    "row_rule": sorted(RowRule.model_fields),
-    "table_rule": sorted(TableRule.model_fields),
-}
-
 
 def load_contract(path: str | Path) -> Contract:
     """Read and check one contract file; raises ContractError naming file, line and fix."""
@@ -211,22 +205,38 @@ def load_contract(path: str | Path) -> Contract:
         ) from exc
     except yaml.YAMLError as exc:
         raise ContractError(f"{path}: YAML error: {exc}") from exc
-    if not isinstance(data, dict):
+    if not is_odcs(data):
         raise ContractError(
-            f"{path}:1: a contract is a mapping with keys table, description, owner, columns, "
-            f"row_rules, table_rules; found {type(data).__name__}"
+            f"{path}:1: not an ODCS v3 data contract: claimhouse reads contracts in the Open "
+            "Data Contract Standard (apiVersion: v3.1.0, kind: DataContract, one `schema` "
+            "object for the table); expectations/README.md shows one"
         )
     _reject_duplicate_keys(path, root)
+    broken = schema_errors(data)
+    if broken:
+        lines = [
+            f"{path}:{_line_of(root, loc)}: {'.'.join(map(str, loc)) or '(top level)'}: {why}"
+            for loc, why in broken
+        ]
+        raise ContractError(
+            "not a valid ODCS v3 data contract:\n  " + "\n  ".join(lines)
+            if len(lines) > 1
+            else f"not a valid ODCS v3 data contract: {lines[0]}"
+        )
     try:
-        contract = Contract.model_validate(data)
+        fields, locate = to_contract_fields(data)
+    except OdcsError as exc:
+        raise ContractError(f"{path}:{_line_of(root, exc.path)}: {exc}") from exc
+    try:
+        contract = Contract.model_validate(fields)
     except ValidationError as exc:
-        raise ContractError(_describe(path, root, exc)) from exc
+        raise ContractError(_describe(path, root, exc, locate)) from exc
     stem = path.name.removesuffix(".yml").removesuffix(".yaml")
     if "." in stem and stem != contract.table:
-        line = _line_of(root, ("table",))
+        line = _line_of(root, locate(("table",)))
         raise ContractError(
             f"{path}:{line}: the file is named for {stem} but its table is {contract.table}; "
-            f"rename the file to {contract.table}.yml or fix `table`"
+            f"rename the file to {contract.table}.yml or fix the schema's `physicalName`"
         )
     contract._source = path
     return contract
@@ -292,33 +302,43 @@ def _line_of(root: Any, loc: tuple) -> int:
     return line
 
 
-def _section(loc: tuple) -> str:
-    if not loc or len(loc) == 1:
-        return "contract"
-    return {"columns": "column", "row_rules": "row_rule", "table_rules": "table_rule"}.get(
-        str(loc[0]), "contract"
-    )
+# Where claimhouse's fields are written in an ODCS document, for messages.
+_ODCS_NAMES = {
+    "table": "the schema's physicalName",
+    "description": "description.purpose",
+    "owner": "team.name",
+    "severity": "severity",
+    "name": "name",
+    "predicate": "query",
+    "query": "query",
+    "key": "the custom property `key`",
+    "allowed_values": "invalidValues' validValues",
+    "min": "logicalTypeOptions.minimum",
+    "max": "logicalTypeOptions.maximum",
+    "type": "physicalType",
+}
 
 
-def _describe(path: Path, root: Any, exc: ValidationError) -> str:
+def _describe(path: Path, root: Any, exc: ValidationError, locate) -> str:
     lines = []
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
-        where = ".".join(str(p) for p in loc) or "(top level)"
-        line = _line_of(root, loc)
+        place = locate(loc)
+        where = ".".join(str(p) for p in place) or "(top level)"
+        line = _line_of(root, place)
         kind = error["type"]
-        if kind == "extra_forbidden":
-            allowed = ", ".join(_ALLOWED_KEYS[_section(loc[:-1])])
-            fix = f"unknown key {loc[-1]!r}: a typo? Allowed here: {allowed}"
-        elif kind == "missing":
-            fix = f"missing required key {loc[-1]!r}: add it"
+        field = _ODCS_NAMES.get(str(loc[-1]), str(loc[-1])) if loc else ""
+        if kind == "missing":
+            fix = f"missing {field}: add it"
         elif kind == "literal_error" and loc and loc[-1] == "severity":
             fix = f"severity must be one of {', '.join(SEVERITIES)}; got {error['input']!r}"
         elif kind == "string_pattern_mismatch" and loc and loc[-1] == "name":
             fix = f"rule names are lower_snake_case (a-z, 0-9, _); got {error['input']!r}"
         elif kind == "string_pattern_mismatch" and loc == ("table",):
-            fix = f"table is '<layer>.<table>', e.g. silver.claims; got {error['input']!r}"
+            fix = f"physicalName is '<layer>.<table>', e.g. silver.claims; got {error['input']!r}"
         else:
             fix = re.sub(r"^(Value|Assertion) error, ", "", error["msg"])
+            if field:
+                fix = f"{field}: {fix}"
         lines.append(f"{path}:{line}: {where}: {fix}")
     return "invalid contract:\n  " + "\n  ".join(lines) if len(lines) > 1 else lines[0]

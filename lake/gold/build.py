@@ -24,7 +24,7 @@ from pyspark.sql import SparkSession
 from lake.config import Settings
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.contracts.run import ContractViolation
-from lake.layer import CandidateRejected, RunContext, Unit
+from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit
 from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, SILVER_ARTICLE_STORIES
 from lake.spark import LOG4J_CONF
 from lake.storage import Lake, LakeError
@@ -38,7 +38,7 @@ _NOT_PROJECT_FILES = {"target", "logs", "dbt_packages"}
 # Session settings dbt-spark changes on the shared session (it forces ANSI off, and applies the
 # profile's server_side_parameters); restored after the build so later pipeline steps and
 # tests see the session as claimhouse configured it.
-_TOUCHED_CONF = ("spark.sql.ansi.enabled", "spark.sql.shuffle.partitions")
+_TOUCHED_CONF = ("spark.sql.ansi.enabled", "spark.sql.shuffle.partitions", COMMIT_METADATA)
 
 
 @dataclass
@@ -79,14 +79,16 @@ class GoldBuildError(LakeError):
 
 
 @contextmanager
-def _dbt_environment(settings: Settings):
-    """The variables profiles.yml and dbt_project.yml read, pointing at this run's warehouse."""
+def _dbt_environment(settings: Settings, writer: str | None = None):
+    """The variables profiles.yml and dbt_project.yml read, pointing at this run's warehouse;
+    `writer` (the run's commit label) names dbt's Delta commits as the run's, not dbt's."""
     values = {
         "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
         "CLAIMHOUSE_JARS_DIR": str(settings.jars_dir),
         "CLAIMHOUSE_LOG4J": str(LOG4J_CONF),
         "CLAIMHOUSE_SPARK_MASTER": settings.spark_master,
         "CLAIMHOUSE_DBT_TARGET": "local",
+        **({"CLAIMHOUSE_COMMIT_METADATA": writer} if writer else {}),
     }
     saved = {key: os.environ.get(key) for key in values}
     os.environ.update(values)
@@ -245,7 +247,7 @@ def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: s
         )
     saved_conf = {key: spark.conf.get(key, None) for key in _TOUCHED_CONF}
     try:
-        with _dbt_environment(settings):
+        with _dbt_environment(settings, saved_conf[COMMIT_METADATA]):
             result = dbtRunner().invoke(args)
     finally:
         for key, value in saved_conf.items():

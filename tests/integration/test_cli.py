@@ -196,18 +196,24 @@ def test_run_end_to_end_twice(spark, cli_run):
     )
     assert "silver: 5 articles grouped into 1 stories, 5 rows changed" in text
     assert "bronze.articles │ 5 │ 1" in text
+    assert (
+        f"dagster: 17 materializations and 69 check results recorded in {warehouse / '_dagster'}"
+        in text
+    )
     # The rerun as cron or CI would log it: one JSON object per line on stdout.
     second = runner.invoke(app, [*args, "--log-format", "json"])
     assert second.exit_code == 0, second.output
     events = [json.loads(line) for line in second.stdout.splitlines()]
     assert [e["event"] for e in events[:2]] == ["start", "step"]
     layers = [(e["layer"], e["message"]) for e in events if e["event"] == "layer"]
-    assert [layer for layer, _ in layers] == ["bronze", "silver", "silver", "gold"]
+    assert [layer for layer, _ in layers] == ["bronze", "silver", "silver", "gold", "dagster"]
     assert "= 0 new articles + 5 unchanged" in layers[0][1]
     assert "sidecars; 0 read" in layers[0][1]
     assert layers[2][1] == "silver: stories unchanged (no new article)"
     # Nothing new reached silver: dbt does not run, gold keeps its Delta version.
     assert layers[3][1] == "gold: unchanged (built from these silver and bronze versions already)"
+    # No unit built anything: Dagster's instance has every unit's latest run already.
+    assert layers[4][1] == f"dagster: nothing new to record in {warehouse / '_dagster'}"
     (done,) = [e for e in events if e["event"] == "done"]
     assert done["tables"]["gold.facts"] == {"rows": 23, "delta_version": 0}
     assert done["run_id"] == events[0]["run_id"] and done["seconds"] > 0
@@ -215,6 +221,45 @@ def test_run_end_to_end_twice(spark, cli_run):
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
     assert not (Path.cwd() / "derby.log").exists()
     assert not (Path.cwd() / "spark-warehouse").exists()
+
+
+def test_dagster_shows_what_claimhouse_run_built(spark, cli_run):
+    """The instance `claimhouse ui` opens holds the run's materializations (rows and Delta
+    version of each table) and its checks' results, as if Dagster had run it."""
+    import dagster as dg
+
+    warehouse, first = cli_run
+    run_id = first.stdout.split()[2]  # "claimhouse run <id> into ..."
+    lake = Lake(spark, warehouse)
+    with dg.DagsterInstance.from_config(str(warehouse / "_dagster")) as instance:
+        assert instance.get_runs() == []  # runless: no Dagster run pretends to have happened
+
+        def latest(*path: str) -> dict:
+            event = instance.get_latest_materialization_event(dg.AssetKey(list(path)))
+            assert event is not None, path
+            found = event.asset_materialization
+            assert found.tags["claimhouse/run_id"] == run_id
+            return {k: v.value for k, v in found.metadata.items()}
+
+        articles = latest("bronze", "articles")
+        assert articles["dagster/row_count"] == 5 and articles["delta_version"] == 1
+        assert articles["claimhouse_run_id"] == run_id and articles["unit_status"] == "published"
+        assert latest("silver", "claims")["dagster/row_count"] == lake.count("silver.claims")
+        facts = latest("gold", "facts")
+        assert facts["dagster/row_count"] == 23 and facts["table"] == "gold_build.facts"
+        # dbt's intermediate models too: every asset of the graph shows the run.
+        assert latest("gold_intermediate", "int_claims_reconciled")["dagster/row_count"] > 0
+
+        def check(name: str, *path: str):
+            key = dg.AssetCheckKey(dg.AssetKey(list(path)), name)
+            (record,) = instance.event_log_storage.get_asset_check_execution_history(key, limit=1)
+            return record.event.dagster_event.event_specific_data
+
+        evidence = check("fact_has_evidence", "gold", "facts")  # a contract rule
+        assert evidence.passed and evidence.metadata["rows_checked"].value == 23
+        assert check("unique_facts_fact_id", "gold", "facts").passed  # a dbt test
+        assert check("attribution_present", "silver", "claims").passed
+        assert check("file_accounted_for", "bronze", "articles").passed
 
 
 @pytest.mark.slow

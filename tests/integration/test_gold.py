@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -203,15 +204,17 @@ def test_a_rebuild_keeps_fact_ids_and_adds_delta_versions(gold, spark):
 
 
 @pytest.mark.slow
-def test_dbt_build_and_docs_from_a_shell(gold, tmp_path):
-    """What a dbt user types in dbt_project/, in a fresh process with its own JVM and catalog."""
+def test_dbt_build_and_docs_from_a_shell(spark, gold, tmp_path):
+    """What a dbt user types in dbt_project/, in a fresh process with its own JVM and catalog,
+    started as a tool starts it (subprocess cwd=, $PWD left at somewhere else): the jars, the
+    log settings and the metastore are found from the project, not from $PWD."""
     _, settings, _, _ = gold
     dbt = str(Path(sys.executable).parent / "dbt")
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")},
         "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
         "PYSPARK_PYTHON": sys.executable,
-        "PWD": str(DBT_PROJECT),
+        "PWD": str(tmp_path),
     }
     artifacts = ["--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs")]
 
@@ -233,6 +236,16 @@ def test_dbt_build_and_docs_from_a_shell(gold, tmp_path):
     assert "PASS int_claims_reconciled::reconcile_agreement_disjoint_vague" in built.stdout
     # The intermediate models' invariants (tag internal), which the pipeline leaves out.
     assert "PASS unique_int_claims_reconciled_claim_id" in built.stdout
+    # The build's Delta commits and gold's run_id name this dbt invocation.
+    invocation = json.loads((tmp_path / "target" / "run_results.json").read_text())["metadata"][
+        "invocation_id"
+    ]
+    lake = Lake(spark, settings.warehouse)
+    last = lake.history("gold_build.facts").orderBy(F.desc("version")).first()
+    assert last["userMetadata"] == f"dbt build {invocation}"
+    assert [r[0] for r in lake.read("gold_build.facts").select("run_id").distinct().collect()] == [
+        invocation
+    ]
     docs = run("docs", "generate")
     assert docs.returncode == 0, docs.stdout[-3000:]
     catalog = (tmp_path / "target" / "catalog.json").read_text()

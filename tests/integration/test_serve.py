@@ -276,6 +276,78 @@ def test_sql_server_option(server):
     assert "conflicting," in done.stdout
 
 
+def test_sql_finds_the_running_endpoint_and_runs_piped_statements_there(server, gold):
+    """No --server: the endpoint serving the warehouse is found, so no Spark starts here."""
+    port, _, _ = server
+    _, settings, _, _ = gold
+    done = subprocess.run(
+        [str(BIN / "claimhouse"), "sql", "--warehouse", str(settings.warehouse)]
+        + ["--format", "csv", "--user", READER[0]],
+        input=(
+            "SELECT count(*) AS n FROM gold.facts;\n"
+            "SELECT nope FROM gold.facts;\n"
+            "-- a comment; then a statement over two lines\n"
+            "SELECT 'a;b' AS s\n  FROM gold.facts LIMIT 1;\n"
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**_env(), "CLAIMHOUSE_SQL_PASSWORD": READER[1]},
+    )
+    facts = _query(port, "SELECT count(*) FROM gold.facts")[0][0]
+    assert done.stdout.splitlines() == ["n", str(facts), "s", "a;b"], done.stderr
+    err = " ".join(done.stderr.split())
+    via = f"(via the running serve-sql at 127.0.0.1:{port} as {READER[0]}; --local skips it)"
+    assert via in err
+    assert "error: 127.0.0.1:" in err and "nope" in err
+    assert "Traceback" not in err and "incubator" not in err  # no JVM started here
+    assert done.returncode == 2  # the failed statement's code; the others still ran
+
+
+def test_sql_with_no_query_in_a_terminal_is_a_shell_with_history(server, gold, tmp_path):
+    """A pseudo-terminal, as a person types: a prompt, a result, `exit`, and the statement
+    kept in ~/.claimhouse_sql_history for the next session."""
+    import pty
+
+    port, _, _ = server
+    _, settings, _, _ = gold
+    main, child = pty.openpty()
+    proc = subprocess.Popen(
+        [str(BIN / "claimhouse"), "sql", "--warehouse", str(settings.warehouse)]
+        + ["--format", "csv", "--user", READER[0]],
+        stdin=child,
+        stdout=child,
+        stderr=subprocess.PIPE,
+        env={**_env(), "CLAIMHOUSE_SQL_PASSWORD": READER[1], "HOME": str(tmp_path)},
+    )
+    os.close(child)
+    seen = b""
+
+    def read_until(marker: bytes, timeout: float = 90) -> None:
+        nonlocal seen
+        deadline = time.monotonic() + timeout
+        while marker not in seen:
+            assert time.monotonic() < deadline, seen.decode(errors="replace")
+            try:
+                seen += os.read(main, 4096)
+            except OSError:  # the child closed the terminal
+                break
+
+    read_until(b"sql> ")
+    os.write(main, b"SELECT 40 + 2\r")
+    read_until(b"...> ")  # no `;` yet: the statement goes on
+    os.write(main, b"  AS answer;\r")
+    read_until(b"answer\r\n42")
+    os.write(main, b"exit\r")
+    assert proc.wait(timeout=60) == 0, proc.stderr.read().decode()
+    os.close(main)
+    assert (tmp_path / ".claimhouse_sql_history").read_text().splitlines()[-3:] == [
+        "SELECT 40 + 2",
+        "  AS answer;",
+        "exit",
+    ]
+
+
 def test_commits_by_another_process_are_seen_without_restart(server, gold, spark, tmp_path):
     """This test process writes silver while the server runs; the next query sees it."""
     port, _, _ = server

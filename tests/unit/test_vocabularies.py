@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from lake import schemas
+from lake.contracts.spec import load_contracts
 
 REPO = Path(__file__).resolve().parents[2]
 HOMES = {
@@ -22,11 +23,10 @@ HOMES = {
 
 
 def _contract_lists():
-    for path in sorted((REPO / "expectations" / "contracts").glob("*.yml")):
-        contract = yaml.safe_load(path.read_text())
-        for column, spec in (contract.get("columns") or {}).items():
-            if "allowed_values" in spec:
-                yield f"{path.name}:{column}", column, spec["allowed_values"]
+    for table, contract in load_contracts(REPO / "expectations" / "contracts").items():
+        for column, spec in contract.columns.items():
+            if spec.allowed_values is not None:
+                yield f"{table}:{column}", column, spec.allowed_values
 
 
 def _dbt_lists():
