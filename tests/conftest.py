@@ -127,12 +127,19 @@ def contracts_with_fail_rule(tmp_path: Path, table: str, name: str, predicate: s
     folder = tmp_path / "contracts"
     shutil.copytree(CONTRACTS_DIR, folder)
     contract = folder / f"{table}.yml"
-    rule = f"  - name: {name}\n    description: a stricter team\n    severity: fail\n"
-    contract.write_text(
-        contract.read_text().replace(
-            "row_rules:\n", f"row_rules:\n{rule}    predicate: {predicate}\n", 1
-        )
+    document = yaml.safe_load(contract.read_text())
+    document["schema"][0].setdefault("quality", []).insert(
+        0,
+        {
+            "name": name,
+            "description": "a stricter team",
+            "type": "sql",
+            "severity": "fail",
+            "query": f"SELECT COUNT(*) FROM ${{table}} WHERE ({predicate}) IS NOT TRUE",
+            "mustBe": 0,
+        },
     )
+    contract.write_text(yaml.safe_dump(document, sort_keys=False))
     return folder
 
 

@@ -7,6 +7,7 @@ import socket
 from pathlib import Path
 
 import pytest
+from pyspark.sql import functions as F
 from typer.testing import CliRunner
 
 from lake.bronze.ingest import ingest
@@ -212,8 +213,11 @@ def test_run_end_to_end_twice(spark, cli_run):
     assert layers[2][1] == "silver: stories unchanged (no new article)"
     # Nothing new reached silver: dbt does not run, gold keeps its Delta version.
     assert layers[3][1] == "gold: unchanged (built from these silver and bronze versions already)"
-    # No unit built anything: Dagster's instance has every unit's latest run already.
-    assert layers[4][1] == f"dagster: nothing new to record in {warehouse / '_dagster'}"
+    # Only bronze ran (it logs every file it saw): its two assets and eight checks.
+    assert layers[4][1] == (
+        f"dagster: 2 materializations and 8 check results recorded in {warehouse / '_dagster'} "
+        "(`claimhouse ui` shows them)"
+    )
     (done,) = [e for e in events if e["event"] == "done"]
     assert done["tables"]["gold.facts"] == {"rows": 23, "delta_version": 0}
     assert done["run_id"] == events[0]["run_id"] and done["seconds"] > 0
@@ -231,24 +235,30 @@ def test_dagster_shows_what_claimhouse_run_built(spark, cli_run):
     warehouse, first = cli_run
     run_id = first.stdout.split()[2]  # "claimhouse run <id> into ..."
     lake = Lake(spark, warehouse)
+    # Every run ingests (a rerun logs each file unchanged), so bronze's latest run may be a
+    # later one; silver and gold were built by the first.
+    bronze_run = (
+        lake.read("audit.layer_runs").where("unit = 'bronze'").orderBy(F.desc("finished_at"))
+    ).first()["run_id"]
     with dg.DagsterInstance.from_config(str(warehouse / "_dagster")) as instance:
         assert instance.get_runs() == []  # runless: no Dagster run pretends to have happened
 
-        def latest(*path: str) -> dict:
+        def latest(*path: str, run: str = run_id) -> dict:
             event = instance.get_latest_materialization_event(dg.AssetKey(list(path)))
             assert event is not None, path
             found = event.asset_materialization
-            assert found.tags["claimhouse/run_id"] == run_id
+            assert found.tags["claimhouse/run_id"] == run
             return {k: v.value for k, v in found.metadata.items()}
 
-        articles = latest("bronze", "articles")
+        articles = latest("bronze", "articles", run=bronze_run)
         assert articles["dagster/row_count"] == 5 and articles["delta_version"] == 1
-        assert articles["claimhouse_run_id"] == run_id and articles["unit_status"] == "published"
+        assert articles["claimhouse_run_id"] == bronze_run
+        assert articles["unit_status"] == "published"
         assert latest("silver", "claims")["dagster/row_count"] == lake.count("silver.claims")
         facts = latest("gold", "facts")
         assert facts["dagster/row_count"] == 23 and facts["table"] == "gold_build.facts"
         # dbt's intermediate models too: every asset of the graph shows the run.
-        assert latest("gold_intermediate", "int_claims_reconciled")["dagster/row_count"] > 0
+        assert latest("gold_intermediate", "int_claims_reconciled")["dagster/row_count"] == 44
 
         def check(name: str, *path: str):
             key = dg.AssetCheckKey(dg.AssetKey(list(path)), name)
