@@ -41,6 +41,8 @@ ATTRIBUTION_KINDS = (
     "unattributed",
 )
 FACT_STATUSES = ("corroborated", "single_source", "conflicting")
+# Where an article's published_at came from (bronze.articles.published_at_source).
+PUBLISHED_AT_SOURCES = ("sidecar", "text")
 # What became of a file seen by a run (bronze.ingest_log.outcome).
 INGEST_OUTCOMES = (
     "new",
@@ -90,6 +92,13 @@ BRONZE_ARTICLES = TableSpec(
             _f("content_sha256", StringType(), False, "sha256 of the file's bytes"),
             _f("ingested_at", TimestampType(), False),
             _f("run_id", StringType(), False),
+            _f(
+                "published_at_source",
+                StringType(),
+                True,
+                "where published_at came from: sidecar, or text (a 'Published:' line); "
+                "null when neither states it (relative dates then stay unresolved)",
+            ),
         ]
     ),
 )

@@ -269,6 +269,7 @@ _PARSED = StructType(
         StructField("published_at", TimestampType(), True),
         StructField("url", StringType(), True),
         StructField("body", StringType(), True),
+        StructField("published_at_source", StringType(), True),
     ]
 )
 
@@ -350,6 +351,7 @@ def _parse_row(source_uri, size_bytes, content, sidecar_uri, sidecar_content) ->
         "published_at": parsed.published_at,
         "url": parsed.url,
         "body": parsed.body,
+        "published_at_source": parsed.published_at_source,
     }
 
 
@@ -496,7 +498,7 @@ def _unchanged_since_logged(
     return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
 
-_METADATA = ("outlet", "title", "published_at", "url")
+_METADATA = ("outlet", "title", "published_at", "url", "published_at_source")
 
 
 def reason_kind(reason):
@@ -611,6 +613,7 @@ def _build_validate_publish(
         "content_sha256",
         stamp.alias("ingested_at"),
         F.lit(run_id).alias("run_id"),
+        "published_at_source",
     )
 
     early = spark.createDataFrame(

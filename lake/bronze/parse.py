@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 
 from dateutil import parser as dateparser
 
+from lake.schemas import PUBLISHED_AT_SOURCES
+
 ARTICLE_SUFFIXES = (".txt", ".md")
 SIDECAR_SUFFIX = ".json"
 SIDECAR_FIELDS = ("outlet", "title", "published_at", "url")
@@ -28,6 +30,8 @@ class ParsedFile:
     title: str | None = None
     published_at: datetime | None = None
     url: str | None = None
+    # where published_at came from: sidecar | text (a "Published:" line) | None (unknown)
+    published_at_source: str | None = None
 
     @property
     def char_count(self) -> int | None:
@@ -234,12 +238,17 @@ def _parse_file(raw: bytes, sidecar_name: str | None, sidecar_raw: bytes | None)
         meta, problem = parse_sidecar(sidecar_name or "sidecar", sidecar_raw)
         if problem:
             return ParsedFile(digest, reason=problem)
+    sidecar, text = PUBLISHED_AT_SOURCES
+    published_at, source = meta.get("published_at"), sidecar
+    if published_at is None:
+        published_at, source = detect_published_at(body), text
     return ParsedFile(
         content_sha256=digest,
         article_id=sha256_hex(body.encode("utf-8")),
         body=body,
         outlet=meta.get("outlet") or detect_outlet(body),  # type: ignore[arg-type]
         title=meta.get("title") or detect_title(body),  # type: ignore[arg-type]
-        published_at=meta.get("published_at") or detect_published_at(body),  # type: ignore[arg-type]
+        published_at=published_at,  # type: ignore[arg-type]
         url=meta.get("url"),  # type: ignore[arg-type]
+        published_at_source=None if published_at is None else source,
     )

@@ -351,9 +351,10 @@ def test_a_late_or_corrected_sidecar_updates_the_articles_metadata_with_history(
     assert corrected.updated == 1
     (row,) = lake.read("bronze.articles").collect()
     assert (row["outlet"], str(row["published_at"].date())) == ("The Ledger", "2025-05-22")
+    assert row["published_at_source"] == "sidecar"
     assert lake.version("bronze.articles") == first + 2  # one version per correction
     (was,) = lake.read("bronze.articles", version=first).collect()
-    assert (was["outlet"], was["published_at"]) == (None, None)
+    assert (was["outlet"], was["published_at"], was["published_at_source"]) == (None, None, None)
     assert was["article_id"] == row["article_id"]
     again = run(spark, lake, folder, "r4")
     assert (again.updated, again.unchanged) == (0, 1)

@@ -138,6 +138,33 @@ def test_sidecar_overrides_text():
 
 
 @pytest.mark.parametrize(
+    ("raw", "sidecar", "published_at", "source"),
+    [
+        # The sidecar wins over a line in the text.
+        (
+            b"Published: May 29, 2025\nText.",
+            b'{"published_at": "2025-05-30T08:00:00Z"}',
+            datetime(2025, 5, 30, 8, tzinfo=UTC),
+            "sidecar",
+        ),
+        # A sidecar without the date leaves the text's line to say it.
+        (
+            b"Published: May 29, 2025\nText.",
+            b'{"outlet": "X"}',
+            datetime(2025, 5, 29, tzinfo=UTC),
+            "text",
+        ),
+        (b"Updated 2025-06-02\nText.", None, datetime(2025, 6, 2, tzinfo=UTC), "text"),
+        # Stated nowhere: unknown, and relative dates stay unresolved.
+        (b"Text on Tuesday.", None, None, None),
+    ],
+)
+def test_published_at_says_where_it_came_from(raw, sidecar, published_at, source):
+    parsed = parse_file("a.txt", raw, "a.json" if sidecar else None, sidecar)
+    assert (parsed.published_at, parsed.published_at_source) == (published_at, source)
+
+
+@pytest.mark.parametrize(
     ("raw", "reason"),
     [(b"", "empty file (0 bytes)"), (b" \n\t\r\n ", "only whitespace: no article text")],
 )
