@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import socket
 import subprocess
 import sys
@@ -324,20 +325,25 @@ def test_sql_with_no_query_in_a_terminal_is_a_shell_with_history(server, gold, t
     seen = b""
 
     def read_until(marker: bytes, timeout: float = 90) -> None:
+        """Read the terminal until `marker` shows (carriage returns aside: a terminal turns
+        each line end into CR LF), failing after `timeout` rather than blocking."""
         nonlocal seen
         deadline = time.monotonic() + timeout
-        while marker not in seen:
-            assert time.monotonic() < deadline, seen.decode(errors="replace")
+        while marker not in seen.replace(b"\r", b""):
+            left = deadline - time.monotonic()
+            assert left > 0, seen.decode(errors="replace")
+            if not select.select([main], [], [], left)[0]:
+                continue
             try:
                 seen += os.read(main, 4096)
             except OSError:  # the child closed the terminal
-                break
+                raise AssertionError(seen.decode(errors="replace")) from None
 
     read_until(b"sql> ")
     os.write(main, b"SELECT 40 + 2\r")
     read_until(b"...> ")  # no `;` yet: the statement goes on
     os.write(main, b"  AS answer;\r")
-    read_until(b"answer\r\n42")
+    read_until(b"answer\n42\n")
     os.write(main, b"exit\r")
     assert proc.wait(timeout=60) == 0, proc.stderr.read().decode()
     os.close(main)
