@@ -545,28 +545,19 @@ def _shell(engine, fmt: OutputFormat, limit: int, where: str) -> int:
 
 
 def _split_statements(text: str) -> tuple[list[str], str]:
-    """The complete statements in `text` (each ended by a `;` outside quotes and comments),
-    and what follows the last one."""
-    statements, start, quote, i = [], 0, "", 0
-    while i < len(text):
-        c = text[i]
-        if quote:
-            if c == "\\":
-                i += 1
-            elif c == quote:
-                quote = ""
-        elif c in "'\"`":
-            quote = c
-        elif text.startswith("--", i):
-            i = text.find("\n", i)
-            if i < 0:
-                break
-        elif c == ";":
-            if text[start:i].strip():
-                statements.append(text[start:i].strip())
-            start = i + 1
-        i += 1
-    return statements, text[start:]
+    """The complete statements in `text` (sqlparse: each ended by a `;` outside quotes and
+    comments), without their `;` and comments, and the unfinished rest."""
+    import sqlparse
+
+    statements, rest = [], ""
+    for part in sqlparse.split(text, strip_semicolon=False):
+        bare = sqlparse.format(part, strip_comments=True).strip()
+        if not bare.endswith(";"):
+            rest = text[text.rindex(part) :]  # only the last can lack its `;`; keep its line end
+            continue
+        if bare.rstrip(";").strip():
+            statements.append(bare.rstrip(";").strip())
+    return statements, rest
 
 
 @app.command()
