@@ -98,26 +98,27 @@ def seeds_copy(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def gold(spark, tmp_path_factory):
-    """The seeds through every unit, as `claimhouse run` runs them (run id g1), shared by the
-    tests that read them: (lake, settings, gold summary, article_id -> "000".."004").
-    tests/integration/test_serve.py adds one article and claim: count, do not assume 43."""
+def gold(spark, cli_run, tmp_path_factory):
+    """A copy of the warehouse `claimhouse run` built from the seeds (cli_run), registered in
+    this session, shared by the tests that read it: (lake, settings, the run's stdout,
+    article_id -> "000".."004"). tests/integration/test_serve.py adds one article and claim,
+    and test_gold.py rebuilds gold once: count, do not assume 43 or one run id."""
     from lake.config import load_settings
-    from lake.layer import open_run
-    from lake.pipeline import run_units
     from lake.storage import Lake
 
+    built, done = cli_run
+    assert done.returncode == 0, done.stderr[-3000:]
     settings = load_settings(
         warehouse=tmp_path_factory.mktemp("gold") / "warehouse", input_dir=SEEDS
     )
+    shutil.copytree(built, settings.warehouse)
     lake = Lake(spark, settings.warehouse)
-    with open_run(spark, settings, "g1") as ctx:
-        summary = run_units(ctx).gold
+    lake.register_all()
     names = {
         r["article_id"]: r["source_uri"][:3]
         for r in lake.read("bronze.articles").select("article_id", "source_uri").collect()
     }
-    return lake, settings, summary, names
+    return lake, settings, done.stdout, names
 
 
 def contracts_with_fail_rule(tmp_path: Path, table: str, name: str, predicate: str) -> Path:

@@ -128,7 +128,7 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
     """`dbt build` against the current silver tables: the models (the candidate, in
     gold_build) and the data tests on sources and marts. dbt's unit tests check the SQL on
     fixed inputs, not the data, so (as dbt advises for production runs) they are left to
-    development and CI (`dbt build` in dbt_project/, or run_unit_tests), as are the
+    development and CI (`dbt build` in dbt_project/), as are the
     intermediate models' invariant tests (tag `internal`). Publishes nothing."""
     lake = Lake(spark, settings.warehouse)
     lake.forget_other_warehouses()
@@ -228,13 +228,6 @@ def project_digest(project: Path) -> str:
         digest.update(str(path.relative_to(project)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def run_unit_tests(spark: SparkSession, settings: Settings) -> GoldSummary:
-    """dbt's unit tests (`dbt test --select test_type:unit`) in this session: every model's SQL
-    on the fixtures in the project's YAML. Needs a warehouse gold was built in once."""
-    args = dbt_args("test", settings, "", "--select", "test_type:unit")
-    return _invoke(spark, settings, args, "test")
 
 
 def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: str) -> GoldSummary:
