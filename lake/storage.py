@@ -228,9 +228,16 @@ class Lake:
         return MergeResult(inserted=inserted, updated=updated, version=self.version(spec.name))
 
     def version(self, table: str) -> int:
+        """The table's newest committed version, another process's commits included. Read from
+        Delta's log (DeltaLog.update lists the commits since the last look): no Spark job, where
+        `DESCRIBE HISTORY` took one per call, and runs pin and compare versions often."""
         self._require(table)
-        delta = DeltaTable.forPath(self.spark, str(self.path(table)))
-        return int(delta.history(1).select("version").first()["version"])
+        jvm = self.spark._jvm
+        log = jvm.org.apache.spark.sql.delta.DeltaLog.forTable(
+            self.spark._jsparkSession, str(self.path(table))
+        )
+        none = jvm.scala.Option.empty()
+        return int(log.update(False, none, none).version())
 
     def history(self, table: str) -> DataFrame:
         """Delta's history of the table (for a released one, of the release table: a version

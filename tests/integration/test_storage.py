@@ -126,6 +126,32 @@ def test_tables_are_readable_by_delta_rs(spark, lake):
     assert sorted((r["item_id"], r["qty"]) for r in read["rows"]) == [("a", 1), ("b", 2), ("c", 3)]
 
 
+WRITE_WITH_DELTA_RS = """
+import sys
+import pyarrow as pa
+from deltalake import write_deltalake
+schema = pa.schema([pa.field("item_id", pa.string(), False), pa.field("qty", pa.int32())])
+write_deltalake(sys.argv[1], pa.table({"item_id": ["z"], "qty": [9]}, schema), mode="append")
+"""
+
+
+def test_the_version_is_the_newest_commit_of_any_writer(spark, lake):
+    """Runs pin inputs by `version`: it must match Delta's history, including a commit another
+    process made after this one last looked at the table."""
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    assert lake.version("test.items") == 1
+    done = subprocess.run(
+        [sys.executable, "-c", WRITE_WITH_DELTA_RS, str(lake.path("test.items"))],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert lake.version("test.items") == 2  # before anything else reads the table again
+    assert lake.history("test.items").agg({"version": "max"}).first()[0] == 2
+    assert rows(lake.read("test.items")) == {("a", 1), ("z", 9)}
+
+
 def test_run_metadata_lands_in_history(spark, lake):
     spark.conf.set("spark.databricks.delta.commitInfo.userMetadata", "claimhouse run r-1")
     try:
