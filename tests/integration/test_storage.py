@@ -111,17 +111,22 @@ print(json.dumps({"version": table.version(), "rows": rows}, default=str))
 """
 
 
-def test_tables_are_readable_by_delta_rs(spark, lake):
-    lake.append(SPEC, spark.createDataFrame([("a", 1), ("b", 2)], SPEC.schema))
-    lake.merge_insert(SPEC, spark.createDataFrame([("c", 3)], SPEC.schema))
+def _in_another_process(script: str, table_path) -> str:
+    """Run `script` with the table's path in a new Python process; its stdout."""
     done = subprocess.run(
-        [sys.executable, "-c", READ_WITH_DELTA_RS, str(lake.path("test.items"))],
+        [sys.executable, "-c", script, str(table_path)],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    read = json.loads(done.stdout)
+    return done.stdout
+
+
+def test_tables_are_readable_by_delta_rs(spark, lake):
+    lake.append(SPEC, spark.createDataFrame([("a", 1), ("b", 2)], SPEC.schema))
+    lake.merge_insert(SPEC, spark.createDataFrame([("c", 3)], SPEC.schema))
+    read = json.loads(_in_another_process(READ_WITH_DELTA_RS, lake.path("test.items")))
     assert read["version"] == 2
     assert sorted((r["item_id"], r["qty"]) for r in read["rows"]) == [("a", 1), ("b", 2), ("c", 3)]
 
@@ -140,13 +145,7 @@ def test_the_version_is_the_newest_commit_of_any_writer(spark, lake):
     process made after this one last looked at the table."""
     lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
     assert lake.version("test.items") == 1
-    done = subprocess.run(
-        [sys.executable, "-c", WRITE_WITH_DELTA_RS, str(lake.path("test.items"))],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    _in_another_process(WRITE_WITH_DELTA_RS, lake.path("test.items"))
     assert lake.version("test.items") == 2  # before anything else reads the table again
     assert lake.history("test.items").agg({"version": "max"}).first()[0] == 2
     assert rows(lake.read("test.items")) == {("a", 1), ("z", 9)}
