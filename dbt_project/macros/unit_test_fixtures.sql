@@ -1,9 +1,8 @@
 {#-
-  dbt's own get_fixture_sql, with the rows of a unit test's input as one VALUES list instead of
-  one SELECT per row joined by UNION ALL. Spark copies a CTE into every place a model names it,
-  so a 25-row fixture became 25 projections in each copy; as one inline table the optimizer
-  folds it (a unit test of int_measure_merges: a 9,858-line plan and 100 s before, 218 lines
-  and 19 s after; benchmarks/HISTORY.md).
+  dbt's get_fixture_sql (dbt-core 1.11), except that a unit test's input rows are one VALUES list,
+  not one SELECT per row joined by UNION ALL: Spark copies a CTE into every place a model names
+  it, and per-row SELECTs in every copy made a 30-row test plan thousands of joins (100 s; 16 s
+  as VALUES; benchmarks/HISTORY.md).
 -#}
 {% macro get_fixture_sql(rows, column_name_to_data_types) %}
 -- Fixture for {{ model.name }}
