@@ -511,10 +511,8 @@ def reason_kind(reason):
 
 def _update_metadata(lake: Lake, updated) -> None:
     """New metadata for articles whose text is unchanged: one Delta version (the old values
-    stay readable by time travel); nothing is committed when no article changed."""
+    stay readable by time travel). Called only when the run's log counts such articles."""
     rows = updated.select("article_id", *_METADATA)
-    if rows.isEmpty():
-        return
     target = DeltaTable.forPath(lake.spark, str(lake.path(BRONZE_ARTICLES.name)))
     (
         target.alias("t")
@@ -746,10 +744,14 @@ def _build_validate_publish(
                     run_id,
                     bindings=bindings,
                 )
-        # Publish: MERGEs on the keys, so a rerun adds nothing; the log last.
-        lake.merge_insert(BRONZE_ARTICLES, new_articles)
-        _update_metadata(lake, decided.where(F.col("outcome") == "updated"))
-        lake.merge_insert(BRONZE_REJECTS, new_rejects)
+        # Publish: MERGEs on the keys, so a rerun adds nothing; the log last. The log's counts
+        # say which MERGEs have rows: a rerun over unchanged files runs none.
+        if summary.new_articles:
+            lake.merge_insert(BRONZE_ARTICLES, new_articles)
+        if summary.updated:
+            _update_metadata(lake, decided.where(F.col("outcome") == "updated"))
+        if summary.rejected or summary.duplicates:
+            lake.merge_insert(BRONZE_REJECTS, new_rejects)
         # run_id is new each run, so a plain append cannot duplicate rows.
         lake.append(BRONZE_INGEST_LOG, log)
     finally:
