@@ -104,7 +104,7 @@ def caller(description: str) -> str:
 
 def _what(plan: str) -> str:
     """A statement's physical plan root and the first lake table it names
-    ("AtomicReplaceTableAsSelect gold_intermediate.int_measures_reconciled")."""
+    ("AtomicReplaceTableAsSelect gold_intermediate.measure_consensus")."""
     root = _PLAN_ROOT.search(plan)
     table = _LAKE_TABLE.search(plan[:4000])
     return " ".join(x.group(1) for x in (root, table) if x)

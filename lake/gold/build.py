@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Mapping
 from contextlib import contextmanager
@@ -160,6 +161,8 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
         summary = build_gold(ctx.spark, ctx.settings, ctx.run_id)
     except GoldBuildError as failure:
         raise CandidateRejected(str(failure), _built_versions(ctx.lake), failure) from failure
+    for table in drop_unbuilt_models(ctx.lake, ctx.settings):
+        ctx.progress(f"gold: dropped {table} (no model of the dbt project builds it)")
     versions = _built_versions(ctx.lake)
     started = time.perf_counter()
     try:
@@ -178,23 +181,46 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     return summary
 
 
+def _models(settings: Settings) -> list[dict]:
+    """The project's models as the manifest the last build wrote describes them."""
+    path = settings.warehouse / "_dbt" / "target" / "manifest.json"
+    if not path.is_file():
+        return []
+    nodes = json.loads(path.read_text())["nodes"].values()
+    return [node for node in nodes if node["resource_type"] == "model"]
+
+
 def column_docs(settings: Settings) -> dict[str, dict[str, str]]:
     """dbt's column docs of the marts ({table: {column: description}}, from the manifest the
     build just wrote), for the published views' column comments: DESCRIBE gold.facts shows
     them without dbt's per-column ALTERs (persist_docs: one Delta commit per column)."""
-    path = settings.warehouse / "_dbt" / "target" / "manifest.json"
-    if not path.is_file():
-        return {}
-    nodes = json.loads(path.read_text())["nodes"].values()
     return {
         node["alias"]: {
             name: " ".join(column["description"].split())
             for name, column in node["columns"].items()
             if column.get("description")
         }
-        for node in nodes
-        if node["resource_type"] == "model" and node["schema"] == GOLD_RELEASE.build_layer
+        for node in _models(settings)
+        if node["schema"] == GOLD_RELEASE.build_layer
     }
+
+
+def drop_unbuilt_models(lake: Lake, settings: Settings) -> list[str]:
+    """Tables in the staging and intermediate schemas that no model of the project builds any
+    more (a model renamed or removed): dropped, data and all, so the catalog and the SQL
+    endpoint list only tables each build keeps current. They are derived; nothing is lost."""
+    models = [n for n in _models(settings) if n["schema"] != GOLD_RELEASE.build_layer]
+    built = {(n["schema"], n["alias"]) for n in models}
+    dropped = []
+    for schema in sorted({schema for schema, _ in built}):
+        folder = settings.warehouse / schema
+        for table in sorted(folder.iterdir() if folder.is_dir() else []):
+            if (schema, table.name) in built or not (table / "_delta_log").is_dir():
+                continue
+            lake.spark.sql(f"DROP TABLE IF EXISTS `{schema}`.`{table.name}`")
+            shutil.rmtree(table)
+            dropped.append(f"{schema}.{table.name}")
+    return dropped
 
 
 def _built_versions(lake: Lake) -> dict[str, int]:

@@ -258,7 +258,7 @@ def test_dagster_shows_what_claimhouse_run_built(spark, cli_run):
         facts = latest("gold", "facts")
         assert facts["dagster/row_count"] == 23 and facts["table"] == "gold_build.facts"
         # dbt's intermediate models too: every asset of the graph shows the run.
-        assert latest("gold_intermediate", "int_claims_reconciled")["dagster/row_count"] == 44
+        assert latest("gold_intermediate", "claims_reconciled")["dagster/row_count"] == 44
 
         def check(name: str, *path: str):
             key = dg.AssetCheckKey(dg.AssetKey(list(path)), name)

@@ -197,6 +197,11 @@ def test_a_rebuild_keeps_fact_ids_and_adds_delta_versions(gold, spark, monkeypat
 
     monkeypatch.setattr(gold_unit, "_invoke", invoke_while_silver_changes)
     silver_before = lake.version("silver.claims")
+    # A table an older project built under another name, still in the warehouse and catalog.
+    intermediate = settings.warehouse / "gold_intermediate"
+    shutil.copytree(intermediate / "claims_reconciled", intermediate / "int_claims_reconciled")
+    lake.register_all()
+    assert spark.catalog.tableExists("gold_intermediate.int_claims_reconciled")
     with open_run(spark, settings, "g2") as ctx:
         assert execute(gold_unit.UNIT, ctx).status == "unchanged"
         rebuilt = execute(gold_unit.UNIT, ctx, force=True)
@@ -204,6 +209,16 @@ def test_a_rebuild_keeps_fact_ids_and_adds_delta_versions(gold, spark, monkeypat
     assert rebuilt.inputs["silver.claims"] == silver_before
     assert lake.version("silver.claims") == silver_before + 1
     assert not is_current(lake, gold_unit.UNIT, settings)
+    # The build keeps exactly its models' tables in the intermediate schema.
+    assert sorted(p.name for p in intermediate.iterdir()) == [
+        "claim_facts",
+        "claim_intervals",
+        "claims_reconciled",
+        "measure_consensus",
+        "measure_merges",
+        "precise_merges",
+    ]
+    assert not spark.catalog.tableExists("gold_intermediate.int_claims_reconciled")
 
     after = lake.read("gold.facts")
     assert {r[0] for r in after.select("fact_id").collect()} == before_ids

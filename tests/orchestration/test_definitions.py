@@ -50,15 +50,15 @@ EXPECTED_ASSET_KEYS = [
     "gold/fact_conflicts",
     "gold/fact_evidence",
     "gold/facts",
-    "gold_intermediate/int_claims_facts",
-    "gold_intermediate/int_claims_intervals",
-    "gold_intermediate/int_claims_reconciled",
-    "gold_intermediate/int_measure_merges",
-    "gold_intermediate/int_measure_precise_merges",
-    "gold_intermediate/int_measures_reconciled",
-    "gold_staging/stg_bronze__articles",
-    "gold_staging/stg_silver__article_stories",
-    "gold_staging/stg_silver__claims",
+    "gold_intermediate/claim_facts",
+    "gold_intermediate/claim_intervals",
+    "gold_intermediate/claims_reconciled",
+    "gold_intermediate/measure_consensus",
+    "gold_intermediate/measure_merges",
+    "gold_intermediate/precise_merges",
+    "gold_staging/bronze_articles",
+    "gold_staging/silver_claims",
+    "gold_staging/silver_stories",
     "silver/article_stories",
     "silver/claims",
     "silver/claims_quarantine",
@@ -79,23 +79,19 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
         k.to_user_string(): {p.to_user_string() for p in graph.get(k).parent_keys}
         for k in graph.get_all_asset_keys()
     }
-    assert parents["gold_staging/stg_bronze__articles"] == {"bronze/articles"}
-    assert parents["gold_staging/stg_silver__claims"] == {"silver/claims"}
+    assert parents["gold_staging/bronze_articles"] == {"bronze/articles"}
+    assert parents["gold_staging/silver_claims"] == {"silver/claims"}
     assert parents["silver/claims"] == {"bronze/articles"}
-    assert parents["gold_staging/stg_silver__article_stories"] == {"silver/article_stories"}
+    assert parents["gold_staging/silver_stories"] == {"silver/article_stories"}
     assert parents["silver/article_stories"] == {"bronze/articles"}
     # facts reconcile after measures merge: intervals -> per measure -> precise merges ->
     # synonyms and vague measures -> per fact
-    assert parents["gold_intermediate/int_measure_precise_merges"] == {
-        "gold_intermediate/int_measures_reconciled"
+    assert parents["gold_intermediate/precise_merges"] == {"gold_intermediate/measure_consensus"}
+    assert parents["gold_intermediate/measure_merges"] == {
+        "gold_intermediate/precise_merges",
+        "gold_intermediate/measure_consensus",
     }
-    assert parents["gold_intermediate/int_measure_merges"] == {
-        "gold_intermediate/int_measure_precise_merges",
-        "gold_intermediate/int_measures_reconciled",
-    }
-    assert parents["gold_intermediate/int_claims_reconciled"] == {
-        "gold_intermediate/int_claims_facts"
-    }
+    assert parents["gold_intermediate/claims_reconciled"] == {"gold_intermediate/claim_facts"}
     # dbt tests on models are asset checks; the whole dbt project is one step, after silver.
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks

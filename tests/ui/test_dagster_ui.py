@@ -26,6 +26,24 @@ pytestmark = [
 ]
 
 
+# Every node upstream of gold/facts, as the asset graph labels it (its key's last part).
+LINEAGE_NODES = (
+    "articles",
+    "claims",
+    "article_stories",
+    "bronze_articles",
+    "silver_claims",
+    "silver_stories",
+    "claim_intervals",
+    "measure_consensus",
+    "precise_merges",
+    "measure_merges",
+    "claim_facts",
+    "claims_reconciled",
+    "facts",
+)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -112,6 +130,18 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
         # So are the contract rules (expectations/contracts/gold.facts.yml).
         page.get_by_text("fact_has_evidence").first.wait_for(timeout=60_000)
         page.get_by_text("corroborated_evidence_agrees").first.wait_for(timeout=60_000)
+
+        # The lineage at its default zoom names every model in full (no "…" truncation).
+        page.goto(
+            f"{url}/assets/gold/facts?view=lineage&lineageScope=upstream&lineageDepth=10",
+            wait_until="networkidle",
+        )
+        page.get_by_text("claims_reconciled", exact=True).first.wait_for(timeout=60_000)
+        _skip_newsletter(page)
+        labels = page.inner_text("body").splitlines()
+        assert set(LINEAGE_NODES) <= set(labels), labels
+        assert not [label for label in labels if "…" in label], labels
+        page.screenshot(path=str(ARTIFACTS / "dagster_lineage.png"))
 
         # Before anything ran here, the UI shows what `claimhouse run` built: its runless
         # materializations, the same as the lake.
