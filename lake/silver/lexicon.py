@@ -547,6 +547,73 @@ MEASURE_UNITS = {
     "inches",
     "degrees",
 }
+# Units written onto their number, joined by a hyphen or nothing: "a 3-inch pipe", "a
+# 2,000-pound bomb", "a 1,500-square-foot home", "75ml", "200lbs", "7.62mm". Each spelling ->
+# the unit a claim names (plural). Abbreviations that are also words or scales are left out
+# ("in", "m", "g", "l", "k": "$5m" and "10K" are thousands and millions in news).
+ATTACHED_UNITS = {
+    **{
+        w: f"{w}s"
+        for w in (
+            "mile",
+            "yard",
+            "acre",
+            "hectare",
+            "gallon",
+            "liter",
+            "litre",
+            "barrel",
+            "ounce",
+            "pound",
+            "ton",
+            "tonne",
+            "meter",
+            "metre",
+            "kilometer",
+            "kilometre",
+            "centimeter",
+            "centimetre",
+            "millimeter",
+            "millimetre",
+            "kilogram",
+            "gram",
+            "milligram",
+            "megawatt",
+            "gigawatt",
+            "kilowatt",
+            "degree",
+        )
+    },
+    "inch": "inches",
+    "foot": "feet",
+    "square-foot": "square feet",
+    "square-mile": "square miles",
+    "square-meter": "square meters",
+    "square-metre": "square metres",
+    "square-kilometer": "square kilometers",
+    "ft": "feet",
+    "yd": "yards",
+    "mi": "miles",
+    "oz": "ounces",
+    "lb": "pounds",
+    "lbs": "pounds",
+    "km": "kilometers",
+    "cm": "centimeters",
+    "mm": "millimeters",
+    "kg": "kilograms",
+    "mg": "milligrams",
+    "ml": "milliliters",
+    "mw": "megawatts",
+    "gw": "gigawatts",
+    "kw": "kilowatts",
+    "kwh": "kilowatt-hours",
+    "mph": "miles per hour",
+    "°": "degrees",
+    "°f": "degrees",
+    "°c": "degrees",
+}
+# Words after a unit that say which dimension it measures: "ten miles long" counts miles.
+DIMENSION_WORDS = {"long", "wide", "tall", "high", "deep", "thick", "across"}
 # Heads that stand for the noun before them: "arrest numbers" -> arrests.
 PLACEHOLDER_HEADS = {
     "numbers",

@@ -155,6 +155,9 @@ _MONEY_GRANTED_BEFORE = re.compile(
 )
 
 
+_ATTACHED = frozenset(lx.ATTACHED_UNITS.values())
+
+
 def _np_head(np: str) -> str | None:
     """The head of a short noun phrase: the last word before a stopword, placeholder heads
     ("measure", "package") replaced by the word before them."""
@@ -341,6 +344,16 @@ def quantity_key(
             # down, not all of them
             terms += ["rejected", f"noun:{head}"]
             key = f"rejected {head}"
+        elif (
+            head in _ATTACHED
+            and subject
+            and (noun := _np_head(subject))
+            and lx.ATTACHED_UNITS.get(noun, noun) != head
+        ):
+            # "a 10-mile stretch", "a 2,000-pound bomb": miles of the stretch, pounds of the
+            # bomb; another stretch of the story is another measure
+            terms += [f"unit:{head}", f"measures:{noun}"]
+            key = f"{head}:{noun}"
         elif head in lx.MEASURE_UNITS and (
             subject := _level_subject(span_before if span_before is not None else text_before)
         ):

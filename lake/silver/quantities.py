@@ -35,6 +35,18 @@ _DIGITS = re.compile(
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
     re.IGNORECASE,
 )
+_ATTACHED_UNIT = re.compile(
+    r"(?<![\w.,:/#-])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
+    r"(?:-|(?=[a-z°]))(?P<unit>"
+    + "|".join(re.escape(u) for u in sorted(lx.ATTACHED_UNITS, key=len, reverse=True))
+    + r")(?![\w°])",
+    re.IGNORECASE,
+)
+# "10 1/2 miles", "a 1/4 mile oval", "3/4 of voters": halves to eighths, a proper fraction with
+# or without a whole number before it ("9/11" and "24/7" are not fractions).
+_FRACTION = re.compile(
+    r"(?<![\w.,:/#-])(?:(?P<whole>\d{1,3})\s)?(?P<n>[1-7])/(?P<d>[2-8])(?![\w/.-]|,\d)"
+)
 _VAGUE = re.compile(
     r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
     re.IGNORECASE,
@@ -213,6 +225,20 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 currency=lx.CURRENCY_SYMBOLS.get(m.group("cur") or ""),
             )
         )
+    for m in _ATTACHED_UNIT.finditer(sentence):
+        # "a 3-inch pipe", "75ml": the unit is stated, whatever noun follows.
+        unit = lx.ATTACHED_UNITS[m.group("unit").lower()]
+        found.append(
+            _mention(m.start(), m.end(), "count", float(m.group("num").replace(",", "")), unit=unit)
+        )
+    for m in _FRACTION.finditer(sentence) if "/" in sentence else ():
+        numerator, denominator = int(m.group("n")), int(m.group("d"))
+        if numerator < denominator:
+            value = int(m.group("whole") or 0) + numerator / denominator
+            share = not m.group("whole") and re.match(r"\s+of\b", sentence[m.end() :])
+            found.append(
+                _mention(m.start(), m.end(), "ratio" if share else "count", round(value, 4))
+            )
     if "-" in sentence or "–" in sentence:
         found.extend(_digit_ranges(sentence))
     lowered = sentence.lower()
@@ -550,8 +576,8 @@ def head_unit(tokens: list[str]) -> str | None:
     if all(w[0].isupper() for w in words):
         return None  # a name ("Homeland Security Investigations"), not a unit
     head = words[-1].lower()
-    if head in lx.PLACEHOLDER_HEADS and len(words) > 1:
-        head = words[-2].lower()
+    if (head in lx.PLACEHOLDER_HEADS or head in lx.DIMENSION_WORDS) and len(words) > 1:
+        head = words[-2].lower()  # "arrest numbers", "ten miles long"
     head = _plural(head)
     if len(words) > 1 and (pair := f"{words[-2].lower()} {head}") in lx.HEAD_SYNONYMS:
         return lx.HEAD_SYNONYMS[pair]  # "service members" are troops
@@ -580,7 +606,11 @@ def find_quantities(sentence: str) -> list[Quantity]:
             np_from = q.number_end + of.end()
         tokens, np_end = _noun_phrase(sentence, np_from)
         q.head_tokens = [t for t, _, _ in tokens]
-        if q.kind not in ("percent", "ratio"):
+        if q.kind == "count" and q.unit is not None:
+            if tokens:  # "a 3-inch pipe": the unit is attached, the noun is what it measures
+                q.subject = sentence[tokens[0][1] : np_end]
+                q.end = np_end
+        elif q.kind not in ("percent", "ratio"):
             unit = head_unit(q.head_tokens)
             if unit in lx.TIME_NOUNS:
                 continue  # a duration or an age
@@ -606,7 +636,9 @@ def find_quantities(sentence: str) -> list[Quantity]:
                 if words:
                     q.subject = sentence[words[0][1] : words[-1][2]]
         if q.kind == "ratio" and q.unit is None:
-            words, _ = _noun_phrase(sentence, q.number_end)  # "one in three voters"
+            of = re.match(r"\s+of\s+(?:the\s+)?", sentence[q.number_end :])  # "3/4 of voters"
+            # "one in three voters"
+            words, _ = _noun_phrase(sentence, q.number_end + (of.end() if of else 0))
             if words:
                 q.subject = sentence[words[0][1] : words[-1][2]]
         elif q.kind == "ratio":

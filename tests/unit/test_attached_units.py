@@ -1,0 +1,112 @@
+"""Units written onto their number ("a 3-inch pipe", "75ml") and fractions ("10 1/2 miles"), on
+sentences written for these tests (not from any labelled set, not from the generator's word
+lists)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lake.silver import lexicon as lx
+from lake.silver.extract import extract_claims, problems
+
+
+def claims_of(text: str) -> list:
+    return [c for c in extract_claims("a1", text) if c.kind != "date"]
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "value", "unit", "key"),
+    [
+        ("Crews laid a 3-inch slab over the drain.", "3-inch slab", 3, "inches", "inches:slab"),
+        (
+            "A 2,000-pound bomb was found near the pier.",
+            "2,000-pound bomb",
+            2000,
+            "pounds",
+            "pounds:bomb",
+        ),
+        (
+            "The family bought a 1,500-square-foot house.",
+            "1,500-square-foot house",
+            1500,
+            "square feet",
+            "square feet:house",
+        ),
+        (
+            "Inspectors seized a 7.62mm rifle.",
+            "7.62mm rifle",
+            7.62,
+            "millimeters",
+            "millimeters:rifle",
+        ),
+        ("The package held 200lbs. of flour.", "200lbs", 200, "pounds", "pounds"),
+        ("The truck hit 90mph on the ramp.", "90mph", 90, "miles per hour", "miles per hour"),
+        (
+            "Flooding closed a 10-mile stretch of Route 9.",
+            "10-mile stretch",
+            10,
+            "miles",
+            "miles:stretch",
+        ),
+    ],
+)
+def test_a_unit_attached_to_its_number_is_the_claims_unit(text, span, value, unit, key):
+    (claim,) = claims_of(text)
+    assert (claim.claim_text, claim.value, claim.unit, claim.measure_key) == (
+        span,
+        value,
+        unit,
+        key,
+    )
+    assert claim.kind == "count"
+    assert problems(claim.as_row(), text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("The F-16 and the 747s were grounded.", []),  # names and models, not units
+        ("Cases of COVID-19 rose.", []),
+        ("The 5G network went live.", []),  # "g" is not an attached unit
+        ("The 9/11 attacks are remembered.", []),  # not a fraction
+        ("The store is open 24/7.", []),
+    ],
+)
+def test_no_attached_unit_or_fraction_where_none_is_stated(text, values):
+    assert [c.value for c in claims_of(text)] == values
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "kind", "value", "unit"),
+    [
+        ("The cable ran 10 1/2 miles under the bay.", "10 1/2 miles", "count", 10.5, "miles"),
+        ("The track is 1/4 mile long.", "1/4 mile long", "count", 0.25, "miles"),
+        ("About 3/4 of the voters backed it.", "About 3/4", "ratio", 0.75, None),
+    ],
+)
+def test_a_fraction_is_one_value(text, span, kind, value, unit):
+    (claim,) = claims_of(text)
+    assert (claim.claim_text, claim.kind, claim.value, claim.unit) == (span, kind, value, unit)
+
+
+def test_a_dimension_word_after_the_unit_keeps_the_unit():
+    (claim,) = claims_of("The wall is eight feet tall.")
+    assert (claim.value, claim.unit, claim.measure_key) == (8, "feet", "feet:tall")
+
+
+@given(
+    number=st.integers(min_value=1, max_value=999_999),
+    spelling=st.sampled_from(sorted(lx.ATTACHED_UNITS)),
+    joiner=st.sampled_from(["-", ""]),
+    noun=st.sampled_from(["pipe", "barge", "field", "tank"]),
+)
+def test_any_attached_unit_reads_back_its_number_and_unit(number, spelling, joiner, noun):
+    attached = f"{number:,}{joiner}{spelling}"
+    text = f"Workers moved a {attached} {noun} on Monday."
+    (claim,) = claims_of(text)
+    assert claim.value == number
+    assert claim.unit == lx.ATTACHED_UNITS[spelling]
+    assert claim.claim_text == f"{attached} {noun}"
+    assert problems(claim.as_row(), text) == []
