@@ -14,7 +14,9 @@ from pyspark.sql import functions as F
 from lake.contracts.compile import rules
 from lake.contracts.enforce import validate_current
 from lake.contracts.spec import load_contracts
-from lake.schemas import GOLD_TABLES
+from lake.gold import build as gold
+from lake.layer import last_published
+from lake.schemas import GOLD_RELEASE, GOLD_TABLES
 from lake.storage import Lake
 from orchestration.resources import LakeResource
 
@@ -49,8 +51,9 @@ def contract_check_specs(asset_key: dg.AssetKey, *tables: str) -> list[dg.AssetC
 def contract_check_results(
     lake: Lake, run_id: str, specs: list[dg.AssetCheckSpec]
 ) -> list[dg.AssetCheckResult]:
-    """Each spec's latest result for this run from audit.dq_results. A rule with no row this
-    run (no new rows reached its table) passes with rows_checked 0."""
+    """Each spec's latest result recorded by run `run_id` in audit.dq_results (metadata
+    `evaluated_in_run` names that run). A rule with no row (no new rows reached its table)
+    passes with rows_checked 0."""
     tables = sorted({spec.metadata["contract_table"] for spec in specs})
     latest: dict[tuple[str, str], dict] = {}
     if lake.exists("audit.dq_results"):
@@ -84,6 +87,7 @@ def contract_check_results(
                 severity=_SEVERITY[severity],
                 metadata={
                     "severity": severity,
+                    "evaluated_in_run": run_id,
                     "table": table,
                     "rows_checked": row["element_count"] or 0,
                     "rows_broken": row["unexpected_count"] or 0,
@@ -97,8 +101,11 @@ def contract_check_results(
 def build_gold_contract_checks() -> dg.AssetChecksDefinition:
     """Gold's contract rules as checks on gold/facts, gold/fact_evidence, gold/fact_conflicts.
     The gold unit validates its candidate before publishing it (lake.gold.build), so after a
-    build these report what it recorded for the run; when the run built nothing (gold was
-    unchanged) or the checks run alone, they validate the published release as it is."""
+    build these report what it recorded for the run. When the run built nothing (gold was
+    unchanged) or the checks run alone, they report what the run that published the current
+    release recorded for it: nothing changed, so nothing is validated again (the daily
+    validation job and `claimhouse validate` check everything as it is). Only a release with
+    no recorded results is validated here."""
 
     specs = [
         spec
@@ -109,7 +116,11 @@ def build_gold_contract_checks() -> dg.AssetChecksDefinition:
     @dg.multi_asset_check(specs=specs, name="gold_contracts")
     def gold_contracts(context: dg.AssetCheckExecutionContext, lake: LakeResource):
         with lake.open(context.run.run_id, log=context.log) as ctx:
+            evaluated_in = ctx.run_id
             if not _recorded(ctx.lake, ctx.run_id, GOLD_TABLES):
+                evaluated_in = _release_run(ctx.lake)
+            if evaluated_in is None:
+                evaluated_in = ctx.run_id
                 checked = validate_current(ctx.spark, ctx.lake, ctx.run_id, list(GOLD_TABLES))
                 broken = [
                     f"{item.table}: {r.rule}"
@@ -119,9 +130,19 @@ def build_gold_contract_checks() -> dg.AssetChecksDefinition:
                 ]
                 if broken:
                     context.log.error("gold's release breaks: " + "; ".join(broken))
-            yield from contract_check_results(ctx.lake, ctx.run_id, specs)
+            yield from contract_check_results(ctx.lake, evaluated_in, specs)
 
     return gold_contracts
+
+
+def _release_run(lake: Lake) -> str | None:
+    """The run that published gold's current release, when it recorded its contract results."""
+    published = last_published(lake, gold.UNIT.name)
+    if published is None or published["outputs"].get(GOLD_RELEASE.store) != lake.version(
+        GOLD_RELEASE.store
+    ):
+        return None
+    return published["run_id"] if _recorded(lake, published["run_id"], GOLD_TABLES) else None
 
 
 def _recorded(lake: Lake, run_id: str, tables) -> bool:

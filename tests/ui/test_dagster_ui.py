@@ -13,7 +13,9 @@ import time
 import urllib.request
 from pathlib import Path
 
+import dagster as dg
 import pytest
+from pyspark.sql import functions as F
 
 from ..conftest import REPO, SEEDS
 
@@ -194,3 +196,19 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
     logged = lake.read("bronze.ingest_log").where(f"run_id = '{run_id}'").collect()
     assert sorted(r["outcome"] for r in logged) == ["unchanged"] * 5
     assert lake.version(GOLD_RELEASE.store) == release
+    # Gold was unchanged, so its contract checks report what the run that published the
+    # release recorded, and nothing was validated again.
+    publisher = (
+        lake.read("audit.layer_runs")
+        .where("unit = 'gold' AND status = 'published'")
+        .orderBy(F.desc("finished_at"))
+        .first()["run_id"]
+    )
+    again = lake.read("audit.dq_results").where(f"run_id = '{run_id}'")
+    assert again.where("table_name LIKE 'gold.%'").count() == 0
+    with dg.DagsterInstance.from_config(str(work / "warehouse" / "_dagster")) as instance:
+        key = dg.AssetCheckKey(dg.AssetKey(["gold", "facts"]), "fact_has_evidence")
+        (record,) = instance.event_log_storage.get_asset_check_execution_history(key, limit=1)
+    evaluation = record.event.dagster_event.event_specific_data
+    assert record.run_id == run_id and evaluation.passed
+    assert evaluation.metadata["evaluated_in_run"].value == publisher
