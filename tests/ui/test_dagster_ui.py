@@ -64,11 +64,10 @@ def _graphql(url: str, query: str, variables: dict | None = None) -> dict:
     return body["data"]
 
 
-def _skip_newsletter(page) -> None:
-    """Dagster's first-visit newsletter dialog covers the page: dismiss it."""
-    skip = page.get_by_role("button", name="Skip")
-    if skip.count():
-        skip.first.click()
+def _without_newsletter(page) -> None:
+    """Dagster's first-visit newsletter dialog (its `communityNux` in the browser's storage)
+    would cover the screenshots: mark it seen before any page loads."""
+    page.add_init_script("window.localStorage.setItem('communityNux', '1')")
 
 
 @pytest.fixture(scope="module")
@@ -118,12 +117,12 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
             args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"],
         )
         page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        _without_newsletter(page)
         page.goto(f"{url}/assets", wait_until="networkidle")
         page.get_by_text("fact_conflicts").first.wait_for(timeout=60_000)
         text = page.inner_text("body")
         for name in ("bronze", "silver", "gold", "articles", "claims", "facts", "fact_evidence"):
             assert name in text, name
-        _skip_newsletter(page)
         page.screenshot(path=str(ARTIFACTS / "dagster_assets.png"), full_page=True)
 
         # The checks generated from dbt's tests are attached to the gold assets.
@@ -139,7 +138,6 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
             wait_until="networkidle",
         )
         page.get_by_text("claims_reconciled", exact=True).first.wait_for(timeout=60_000)
-        _skip_newsletter(page)
         labels = page.inner_text("body").splitlines()
         assert set(LINEAGE_NODES) <= set(labels), labels
         assert not [label for label in labels if "…" in label], labels
@@ -187,7 +185,6 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
             time.sleep(5)
         page.goto(f"{url}/runs/{run_id}", wait_until="networkidle")
         page.get_by_text("Success").first.wait_for(timeout=60_000)
-        _skip_newsletter(page)
         page.screenshot(path=str(ARTIFACTS / "dagster_run.png"), full_page=True)
         browser.close()
     assert status == "SUCCESS", (work / "ui.log").read_text()[-4000:]
