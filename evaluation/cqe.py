@@ -188,6 +188,12 @@ _CURRENCY_SURFACES = [  # longest first: "us$" before "$"
     ("yen", "JPY"),
     ("rupee", "INR"),
     ("yuan", "CNY"),
+    ("usd", "USD"),
+    ("eur", "EUR"),
+    ("gbp", "GBP"),
+    ("jpy", "JPY"),
+    ("inr", "INR"),
+    ("cny", "CNY"),
 ]
 # Measurement words and abbreviations, in the repository's (British) unit names.
 _UNIT_NAMES = {

@@ -173,8 +173,21 @@ RATE_ADVERBS = {
     "quarterly": "quarter",
 }
 
-CURRENCY_SYMBOLS = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+# ISO 4217 codes written beside a figure ("USD 200", "EUR1.2 billion", "115 USD"), upper case only.
+CURRENCY_CODES = (
+    "USD", "EUR", "GBP", "JPY", "CNY", "CHF", "CAD", "AUD", "NZD", "INR", "HKD", "SGD", "KRW",
+    "RUB", "BRL", "MXN", "SEK", "NOK", "DKK", "ZAR", "TRY",
+)  # fmt: skip
+CURRENCY_SYMBOLS = {
+    "$": "USD",
+    "US$": "USD",
+    "€": "EUR",
+    "£": "GBP",
+    "¥": "JPY",
+    **{code: code for code in CURRENCY_CODES},
+}
 CURRENCY_WORDS = {
+    **{code.lower(): code for code in CURRENCY_CODES},
     "dollars": "USD",
     "dollar": "USD",
     "euros": "EUR",

@@ -27,9 +27,11 @@ _WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b")
 _WORD_NUMBER_ANY_CASE = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
 # At most 18 digits before the point: a longer run is an identifier or noise, not a figure
 # (and would overflow a float).
+_CODES = "|".join(lx.CURRENCY_CODES)
 _DIGITS = re.compile(
-    r"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?"
+    rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥|(?-i:{_CODES}))\s?)?"
     r"(?P<num>\d{1,3}(?:,\d{3}){1,5}(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
+    rf"(?P<cur_after>(?-i:{_CODES}))?"
     r"(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|-[A-Za-z\d])"
     r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
@@ -213,7 +215,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         scale = m.group("scale") or m.group("scale_tight")
         if scale:
             number *= lx.SCALES.get(scale.lower()) or lx.SCALE_ABBREVIATIONS[scale.lower()]
-        kind = "percent" if m.group("pct") else "money" if m.group("cur") else "count"
+        currency = m.group("cur") or m.group("cur_after")
+        kind = "percent" if m.group("pct") else "money" if currency else "count"
         begin = m.start() if m.group("cur") else m.start("num")
         found.append(
             _mention(
@@ -222,7 +225,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 kind,
                 number,
                 unit="percent" if kind == "percent" else None,
-                currency=lx.CURRENCY_SYMBOLS.get(m.group("cur") or ""),
+                currency=lx.CURRENCY_SYMBOLS.get(currency or ""),
             )
         )
     for m in _ATTACHED_UNIT.finditer(sentence):

@@ -1,6 +1,6 @@
-"""Units written onto their number ("a 3-inch pipe", "75ml") and fractions ("10 1/2 miles"), on
-sentences written for these tests (not from any labelled set, not from the generator's word
-lists)."""
+"""Units written onto their number ("a 3-inch pipe", "75ml"), currency codes ("USD 200") and
+fractions ("10 1/2 miles"), on sentences written for these tests (not from any labelled set, not
+from the generator's word lists)."""
 
 from __future__ import annotations
 
@@ -110,3 +110,22 @@ def test_any_attached_unit_reads_back_its_number_and_unit(number, spelling, join
     assert claim.unit == lx.ATTACHED_UNITS[spelling]
     assert claim.claim_text == f"{attached} {noun}"
     assert problems(claim.as_row(), text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "value"),
+    [
+        ("The fund paid USD 200 to each family.", "USD 200", 200),
+        ("Shares closed at USD115.5 on Friday.", "USD115.5", 115.5),
+        ("Sales reached EUR 1.2 billion last year.", "EUR 1.2 billion", 1.2e9),
+        ("Each ticket cost 40GBP at the door.", "40GBP", 40),
+    ],
+)
+def test_a_currency_code_makes_money(text, span, value):
+    (claim,) = claims_of(text)
+    assert (claim.kind, claim.value, claim.claim_text) == ("money", value, span)
+    assert problems(claim.as_row(), text) == []
+
+
+def test_a_currency_code_is_upper_case():
+    assert [(c.kind, c.value) for c in claims_of("The usd 40 note.")] == [("count", 40)]
