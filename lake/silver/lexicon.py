@@ -625,6 +625,27 @@ ATTACHED_UNITS = {
     "°f": "degrees",
     "°c": "degrees",
 }
+# Fractions written in words: "half a million people" (500,000), "two-thirds of voters" (a
+# share, 0.667). The article or number word is part of the phrase: "a third term" ranks, "a
+# third of" divides.
+FRACTION_WORDS = {
+    "half": 1 / 2,
+    "a half": 1 / 2,
+    "one half": 1 / 2,
+    "a third": 1 / 3,
+    "one third": 1 / 3,
+    "two thirds": 2 / 3,
+    "a quarter": 1 / 4,
+    "one quarter": 1 / 4,
+    "three quarters": 3 / 4,
+    "a fifth": 1 / 5,
+    "one fifth": 1 / 5,
+    "a tenth": 1 / 10,
+    "one tenth": 1 / 10,
+}
+# Words before a fraction word that make it a part of a sequence, not a share: "the second
+# half of the year", "the first quarter of 2020".
+NOT_A_SHARE_BEFORE = {"the", "first", "second", "third", "fourth", "last", "final", "other"}
 # Words after a unit that say which dimension it measures: "ten miles long" counts miles.
 DIMENSION_WORDS = {"long", "wide", "tall", "high", "deep", "thick", "across"}
 # Heads that stand for the noun before them: "arrest numbers" -> arrests.

@@ -49,6 +49,21 @@ _ATTACHED_UNIT = re.compile(
 _FRACTION = re.compile(
     r"(?<![\w.,:/#-])(?:(?P<whole>\d{1,3})\s)?(?P<n>[1-7])/(?P<d>[2-8])(?![\w/.-]|,\d)"
 )
+_FRACTION_WORD = "|".join(
+    w.replace(" ", "[ -]") for w in sorted(lx.FRACTION_WORDS, key=len, reverse=True)
+)
+# "half a million", "a quarter of a billion", "two and a half million": a scale times a fraction.
+_SCALED_FRACTION = re.compile(
+    rf"\b(?:(?P<whole>{WORD_NUMBER}|\d{{1,3}})\s+and\s+)?(?P<frac>{_FRACTION_WORD}|quarter)"
+    r"(?:\s+of)?[\s-]+(?:a\s+)?(?P<scale>thousand|million|billion|trillion)\b"
+    r"|\b(?P<whole2>\w+|\d{1,3})\s+and\s+a\s+half\s+(?P<scale2>thousand|million|billion|trillion)\b",
+    re.IGNORECASE,
+)
+# "two-thirds of voters", "nearly half of the workers": a share of what follows.
+_SHARE = re.compile(
+    rf"\b(?P<frac>{_FRACTION_WORD})\s+of\s+(?!a\s+(?:thousand|million|billion))", re.I
+)
+_WORD_BEFORE = re.compile(r"(\w+)\W*$")
 _VAGUE = re.compile(
     r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
     re.IGNORECASE,
@@ -242,6 +257,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
             found.append(
                 _mention(m.start(), m.end(), "ratio" if share else "count", round(value, 4))
             )
+    found.extend(_fractions_in_words(sentence))
     if "-" in sentence or "–" in sentence:
         found.extend(_digit_ranges(sentence))
     lowered = sentence.lower()
@@ -320,6 +336,33 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         q.value_text = format_number(round(part / whole, 4))
         found.append(q)
     return keep_longest(found)
+
+
+def _fraction_value(words: str) -> float:
+    words = re.sub(r"[\s-]+", " ", words.lower())
+    return lx.FRACTION_WORDS["a quarter" if words == "quarter" else words]
+
+
+def _fractions_in_words(sentence: str) -> list[Quantity]:
+    """ "half a million" -> 500,000 (count); "two-thirds of voters" -> 0.667 (ratio)."""
+    found = []
+    for m in _SCALED_FRACTION.finditer(sentence):
+        if m.group("frac"):
+            whole = _number_text(m.group("whole")) if m.group("whole") else 0.0
+            fraction, scale = _fraction_value(m.group("frac")), m.group("scale")
+        else:
+            whole, fraction, scale = _number_text(m.group("whole2")), 0.5, m.group("scale2")
+        if whole is None:
+            continue
+        value = (whole + fraction) * lx.SCALES[scale.lower()]
+        found.append(_mention(m.start(), m.end(), "count", value))
+    for m in _SHARE.finditer(sentence):
+        before = _WORD_BEFORE.search(sentence, 0, m.start())
+        if before and before.group(1).lower() in lx.NOT_A_SHARE_BEFORE:
+            continue  # "the second half of the year"
+        value = round(_fraction_value(m.group("frac")), 4)
+        found.append(_mention(m.start(), m.start() + len(m.group("frac")), "ratio", value))
+    return found
 
 
 def _scale(text: str) -> float:

@@ -129,3 +129,53 @@ def test_a_currency_code_makes_money(text, span, value):
 
 def test_a_currency_code_is_upper_case():
     assert [(c.kind, c.value) for c in claims_of("The usd 40 note.")] == [("count", 40)]
+
+
+@pytest.mark.parametrize(
+    ("text", "span", "kind", "value", "key"),
+    [
+        ("Half a million people fled the coast.", "Half a million people", "count", 5e5, None),
+        (
+            "A quarter of a million homes lost power.",
+            "A quarter of a million homes",
+            "count",
+            2.5e5,
+            None,
+        ),
+        (
+            "One and a half million people voted early.",
+            "One and a half million people",
+            "count",
+            1.5e6,
+            None,
+        ),
+        ("They raised a half-million dollars.", "a half-million dollars", "money", 5e5, None),
+        ("Two-thirds of voters backed the plan.", "Two-thirds", "ratio", 0.6667, "ratio:voters"),
+        ("Nearly half of the workers left.", "Nearly half", "ratio", 0.5, "ratio:workers"),
+        (
+            "Roughly a third of homes were damaged.",
+            "Roughly a third",
+            "ratio",
+            0.3333,
+            "ratio:homes",
+        ),
+    ],
+)
+def test_a_fraction_in_words_is_its_value(text, span, kind, value, key):
+    (claim,) = claims_of(text)
+    assert (claim.claim_text, claim.kind, claim.value) == (span, kind, value)
+    assert key is None or claim.measure_key == key
+    assert problems(claim.as_row(), text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In the second half of the year sales fell.",
+        "He won a third term.",
+        "Sales rose in the third quarter.",
+        "A half-hour show followed.",
+    ],
+)
+def test_no_share_where_a_fraction_word_ranks_or_names_a_period(text):
+    assert [c.claim_text for c in claims_of(text) if c.kind == "ratio"] == []
