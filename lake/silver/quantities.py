@@ -25,9 +25,9 @@ WORD_NUMBER = (
 # Run on the lowercased sentence: a case-insensitive alternation is several times slower.
 _WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b")
 _WORD_NUMBER_ANY_CASE = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
+_CODES = "|".join(lx.CURRENCY_CODES)
 # At most 18 digits before the point: a longer run is an identifier or noise, not a figure
 # (and would overflow a float).
-_CODES = "|".join(lx.CURRENCY_CODES)
 _DIGITS = re.compile(
     rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥|(?-i:{_CODES}))\s?)?"
     r"(?P<num>\d{1,3}(?:,\d{3}){1,5}(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
