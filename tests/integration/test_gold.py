@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import pytest
 from pyspark.sql import functions as F
@@ -32,10 +31,12 @@ def _fact(lake: Lake, measure_key: str):
 
 def test_dbt_models_and_data_tests_pass(gold):
     _, _, output, _ = gold
-    # 37 generic data tests; the pipeline's build leaves out the unit tests (the shell build
-    # below runs them) and the 17 tests tagged internal (the intermediate models' invariants).
-    # The rules across gold's tables are gold's contracts (expectations/contracts/gold.*.yml).
-    assert "gold: 12 dbt models built, 37 tests passed, contracts passed; published" in " ".join(
+    # The marts' 20 generic data tests; the pipeline's build leaves out the unit tests (the
+    # shell build below runs them) and the 17 tests tagged internal (the intermediate models'
+    # invariants). The rules across gold's tables are gold's contracts
+    # (expectations/contracts/gold.*.yml); gold's inputs are held by silver's and bronze's, so
+    # dbt does not test its sources again.
+    assert "gold: 12 dbt models built, 20 tests passed, contracts passed; published" in " ".join(
         output.split()
     )
 
@@ -231,38 +232,50 @@ def test_a_rebuild_keeps_fact_ids_and_adds_delta_versions(gold, spark, monkeypat
     assert spark.conf.get("spark.sql.ansi.enabled") == "true"
 
 
+# `dbt build` then `dbt docs generate`, as dbt's command line runs each (dbtRunner is its entry
+# point), one after the other in one process: a shell user pays a JVM start per command, the
+# test pays one for both.
+DBT_SHELL = """
+import sys
+from dbt.cli.main import dbtRunner
+
+runner, work = dbtRunner(), sys.argv[1]
+commands = [("build --select int_claims_intervals+", "build"), ("docs generate", "docs")]
+for command, target in commands:
+    args = [*command.split(), "--target-path", f"{work}/{target}", "--log-path", work]
+    print(f"=== dbt {command}", flush=True)
+    if not runner.invoke(args).success:
+        sys.exit(f"dbt {command} failed")
+"""
+
+
 @pytest.mark.slow
 def test_dbt_build_and_docs_from_a_shell(spark, gold, tmp_path):
     """What a dbt user types in dbt_project/, in a fresh process with its own JVM and catalog,
     started as a tool starts it (subprocess cwd=, $PWD left at somewhere else): the jars, the
     log settings and the metastore are found from the project, not from $PWD."""
     _, settings, _, _ = gold
-    dbt = str(Path(sys.executable).parent / "dbt")
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")},
         "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
         "PYSPARK_PYTHON": sys.executable,
         "PWD": str(tmp_path),
     }
-    artifacts = ["--target-path", str(tmp_path / "target"), "--log-path", str(tmp_path / "logs")]
-
-    def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [dbt, *args, *artifacts],
-            cwd=DBT_PROJECT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-
+    shell = subprocess.run(
+        [sys.executable, "-c", DBT_SHELL, str(tmp_path)],
+        cwd=DBT_PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert shell.returncode == 0, shell.stdout[-3000:] + shell.stderr[-2000:]
     # build = run + test: the selected models, their data tests and their unit tests (every
     # model with unit tests is downstream of int_claims_intervals).
-    built = run("build", "--select", "int_claims_intervals+")
-    assert built.returncode == 0, built.stdout[-3000:]
+    built, docs = shell.stdout.split("=== dbt docs generate")
     # Gold as readers see it: the release's views, beside the tables dbt builds.
-    assert "lake tables and 3 gold views registered" in built.stdout
-    results = json.loads((tmp_path / "target" / "run_results.json").read_text())
+    assert "lake tables and 3 gold views registered" in built
+    results = json.loads((tmp_path / "build" / "run_results.json").read_text())
     unit_tests = {
         r["unique_id"].split(".", 2)[2]: r["status"]
         for r in results["results"]
@@ -277,7 +290,7 @@ def test_dbt_build_and_docs_from_a_shell(spark, gold, tmp_path):
         "facts.fact_status_follows_groups_and_independent_sources": "pass",
     }
     # The intermediate models' invariants (tag internal), which the pipeline leaves out.
-    assert "PASS unique_int_claims_reconciled_claim_id" in built.stdout
+    assert "PASS unique_int_claims_reconciled_claim_id" in built
     # The build's Delta commits and gold's run_id name this dbt invocation.
     invocation = results["metadata"]["invocation_id"]
     lake = Lake(spark, settings.warehouse)
@@ -286,19 +299,19 @@ def test_dbt_build_and_docs_from_a_shell(spark, gold, tmp_path):
     assert [r[0] for r in lake.read("gold_build.facts").select("run_id").distinct().collect()] == [
         invocation
     ]
-    docs = run("docs", "generate")
-    assert docs.returncode == 0, docs.stdout[-3000:]
-    catalog = (tmp_path / "target" / "catalog.json").read_text()
+    assert "Catalog written" in docs
+    catalog = (tmp_path / "docs" / "catalog.json").read_text()
     assert "model.claimhouse.facts" in catalog and "consensus_text" in catalog
     # The shell's Derby metastore stayed inside the warehouse.
     assert (settings.warehouse / "_spark" / "metastore_db").is_dir()
     assert not (DBT_PROJECT / "metastore_db").exists()
-    shutil.rmtree(tmp_path / "target", ignore_errors=True)
+    shutil.rmtree(tmp_path / "build", ignore_errors=True)
+    shutil.rmtree(tmp_path / "docs", ignore_errors=True)
 
 
 @pytest.mark.slow
 def test_readers_never_see_two_releases_at_once(spark, gold, tmp_path):
-    """Twelve releases back to back, alternating between two candidates whose facts have
+    """Six releases back to back, alternating between two candidates whose facts have
     different ids; a reader polling gold.fact_evidence joined to gold.facts through the views
     (another session, as a SQL endpoint's clients are) never finds evidence whose fact is
     missing, nor facts of one release beside conflicts of the other."""
@@ -330,7 +343,7 @@ def test_readers_never_see_two_releases_at_once(spark, gold, tmp_path):
     polling = threading.Thread(target=poll)
     polling.start()
     try:
-        for i in range(12):
+        for i in range(6):
             lake.publish(GOLD_RELEASE, second if i % 2 == 0 else first, f"r{i}")
     finally:
         stop.set()
@@ -338,4 +351,4 @@ def test_readers_never_see_two_releases_at_once(spark, gold, tmp_path):
     assert len(seen) >= 5
     assert [r for r in seen if r["dangling_evidence"] or r["dangling_conflicts"]] == []
     assert {r["facts"] for r in seen} == {lake.count("gold.facts")}
-    assert lake.version(GOLD_RELEASE.store) >= 12
+    assert lake.version(GOLD_RELEASE.store) >= 6
