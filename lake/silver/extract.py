@@ -18,7 +18,7 @@ from lake.silver.measure import date_key, duration_key, quantity_key
 from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 
-EXTRACTOR_VERSION = "0.7.1"
+EXTRACTOR_VERSION = "0.7.2"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200

@@ -461,6 +461,9 @@ def _join_ranges(sentence: str, found: list[Quantity]) -> list[Quantity]:
         gap = sentence[a.end : q.start]
         join = _RANGE_JOIN.match(gap) if gap != "-" else None  # "5-4": a tally
         lead = _RANGE_LEAD.search(_before(sentence, a.start))
+        # The window _before returns starts _WINDOW characters back: its offsets are not the
+        # sentence's.
+        lead_start = lead.start() + max(0, a.start - _WINDOW) if lead else a.start
         same_kind = a.kind == q.kind or (
             a.kind == "count" and q.kind in ("percent", "money", "rate")
         )
@@ -470,9 +473,7 @@ def _join_ranges(sentence: str, found: list[Quantity]) -> list[Quantity]:
             or not same_kind
             or (a.end != a.number_end and a.unit != q.unit)
             or (join.group("and") and not (lead and lead.group("lead").lower() == "between"))
-            or _is_change(
-                sentence, lead.group("lead") if lead else None, lead.start() if lead else a.start
-            )
+            or _is_change(sentence, lead.group("lead") if lead else None, lead_start)
         ):
             out.append(q)
             continue
@@ -484,7 +485,7 @@ def _join_ranges(sentence: str, found: list[Quantity]) -> list[Quantity]:
             out.append(q)
             continue
         joined = range_mention(
-            lead.start() if lead else a.start,
+            lead_start,
             q.end,
             q.kind,
             low,

@@ -145,15 +145,23 @@ def test_a_range_without_a_lower_end_below_its_upper_end_is_quarantined():
     ]
 
 
+LONG_OPENING = (
+    "After a long morning of searching the river banks, the flooded fields and the woods "
+    "behind the old mill, and after talking with every farmer they could find, "
+)
+
+
 @given(
     low=st.integers(min_value=1, max_value=9_999),
     gap=st.integers(min_value=1, max_value=9_999),
     form=st.sampled_from(["{a} to {b}", "between {a} and {b}", "{a}-{b}", "from {a} to {b}"]),
     noun=st.sampled_from(["households", "trucks", "acres", "patients"]),
+    # Far into a long sentence too: past the 120 characters the extractor looks back.
+    opening=st.sampled_from(["", LONG_OPENING]),
 )
-def test_any_range_reads_back_its_ends_and_span(low, gap, form, noun):
+def test_any_range_reads_back_its_ends_and_span(low, gap, form, noun, opening):
     high = low + gap
     phrase = form.format(a=f"{low:,}", b=f"{high:,}") + f" {noun}"
-    text = f"Officials counted {phrase} on the site."
+    text = f"{opening}Officials counted {phrase} on the site."
     ranges = [c for c in claims_of(text) if c.qualifier == "range"]
     assert [(c.lower, c.upper, c.claim_text) for c in ranges] == [(low, high, phrase)]
