@@ -407,6 +407,8 @@ def _in_a_name(sentence: str, start: int) -> bool:
     before = re.search(r"([A-Z][\w.'’-]*)\s+$", sentence[max(0, start - 40) : start])
     if before is None or before.group(1).lower() in lx.BEFORE_A_DATE:
         return False
+    if before.group(1) in lx.TIME_ZONES:  # "9 a.m. EST Tuesday": a clock time's zone
+        return False
     word_start = max(0, start - 40) + before.start(1)
     return not re.search(r"(?:^|[“\"‘'(—–:])\s*$", sentence[:word_start])
 

@@ -249,6 +249,41 @@ MONTHS = {
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Words that may stand capitalised right before a weekday without making it part of a name.
 BEFORE_A_DATE = {"on", "last", "this", "next", "early", "late", "by", "until", "since", "from"}
+# Time zone abbreviations as news writes them after a clock time ("9 a.m. EST Tuesday",
+# "0424 GMT Wednesday"): a capitalised word before a weekday that names no programme or event.
+TIME_ZONES = frozenset(
+    [
+        "GMT",
+        "UTC",
+        "ET",
+        "EST",
+        "EDT",
+        "CT",
+        "CST",
+        "CDT",
+        "MT",
+        "MST",
+        "MDT",
+        "PT",
+        "PST",
+        "PDT",
+        "AKST",
+        "AKDT",
+        "HST",
+        "BST",
+        "CET",
+        "CEST",
+        "EET",
+        "EEST",
+        "WET",
+        "WEST",
+        "IST",
+        "JST",
+        "KST",
+        "AEST",
+        "AEDT",
+    ]
+)
 # Irregular past tenses that date a weekday after them back ("said Thursday", "met Monday");
 # regular ones end in -ed.
 PAST_TENSE_VERBS = [

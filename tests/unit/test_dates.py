@@ -84,6 +84,22 @@ def test_a_weekday_or_today_that_names_something_is_no_date(sentence):
     assert find_dates(sentence, datetime.fromisoformat(WED).replace(tzinfo=UTC)) == []
 
 
+@pytest.mark.parametrize("zone", ["EST", "EDT", "GMT", "UTC", "PDT", "BST"])
+@pytest.mark.parametrize(
+    "frame, weekday, value",
+    [
+        ("The deadline is 9 a.m. {} Tuesday.", "Tuesday", "2024-05-14"),
+        ("The polls closed at 8 p.m. {} Monday.", "Monday", "2024-05-13"),
+        ("The shelling started at 0424 {} Thursday, officials said.", "Thursday", "2024-05-09"),
+    ],
+)
+def test_a_weekday_after_a_clock_time_s_zone_is_a_date(frame, weekday, value, zone):
+    # A zone is a capitalised word before the weekday, but names nothing ("Super Tuesday").
+    sentence = frame.format(zone)
+    dates = find_dates(sentence, datetime.fromisoformat(WED).replace(tzinfo=UTC))
+    assert [(sentence[d.start : d.end], d.value_text) for d in dates] == [(weekday, value)]
+
+
 @pytest.mark.parametrize(
     "sentence, published, value",
     [
