@@ -76,14 +76,20 @@ def port_in_use(host: str, port: int) -> bool:
     return False
 
 
-def refresh_catalog(spark: SparkSession, lake: Lake, last: dict[str, tuple]) -> dict:
+def refresh_catalog(
+    spark: SparkSession, lake: Lake, last: dict[str, tuple], serving: bool = False
+) -> dict:
     """Name every table under the warehouse and rebuild the `claimhouse.tables` listing
     (layer, table_name, path, delta_version, row_count, status) when something changed. A
-    folder that is not a readable Delta table is listed as broken, and the rest still work."""
+    folder that is not a readable Delta table is listed as broken, and the rest still work.
+    Once clients are `serving`, a sandbox table is only listed: a writer makes and names it
+    through SQL, and naming it from here while its CREATE was committing failed that CREATE
+    (TABLE_OR_VIEW_ALREADY_EXISTS)."""
     current: dict[str, tuple] = {}
     for name in lake.tables():
         try:
-            lake.register(name)
+            if not (serving and name.startswith(f"{SANDBOX}.")):
+                lake.register(name)
             version = lake.version(name)
             old = last.get(name)
             rows = old[1] if old is not None and old[0] == version else lake.count(name)
@@ -189,7 +195,7 @@ def serve(
         where.write_text(json.dumps({"host": host, "port": port, "pid": os.getpid()}))
         ready(f"jdbc:hive2://{host}:{port}/default ({len(known)} tables)")
         while not stop.wait(refresh_seconds):
-            known = refresh_catalog(spark, lake, known)
+            known = refresh_catalog(spark, lake, known, serving=True)
     finally:
         _forget_endpoint(settings.warehouse)
         server.stop()

@@ -17,6 +17,7 @@ from pyhive import hive
 from thrift.transport.TTransport import TTransportException
 
 from lake.bronze.ingest import ingest
+from lake.serve import refresh_catalog
 from lake.silver.publish import extract_new
 from lake.users import add_user
 
@@ -97,6 +98,21 @@ def _server_error(port: int, sql: str, user: tuple[str, str] = READER) -> str:
         _query(port, sql, user)
     status = getattr(caught.value.args[0], "status", None) if caught.value.args else None
     return getattr(status, "errorMessage", None) or str(caught.value)
+
+
+def test_a_writers_table_mid_create_is_listed_but_not_named_while_serving(spark, lake, warehouse):
+    """A writer's CREATE TABLE in the sandbox commits Delta's log, then names the table in the
+    catalog. A refresh in between that named it first made the writer's CREATE fail."""
+    spark.range(3).write.format("delta").save(str(warehouse / "sandbox" / "mid"))
+    try:
+        known = refresh_catalog(spark, lake, {}, serving=True)
+        assert known["sandbox.mid"] == (0, 3, "ok")
+        assert not spark.catalog.tableExists("sandbox.mid")
+        # A starting server names it: its catalog is new, and no client is connected yet.
+        refresh_catalog(spark, lake, {})
+        assert spark.catalog.tableExists("sandbox.mid")
+    finally:
+        spark.sql("DROP TABLE IF EXISTS sandbox.mid")
 
 
 def test_a_client_without_credentials_or_with_a_wrong_password_is_refused(server):
