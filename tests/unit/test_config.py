@@ -91,6 +91,7 @@ def test_the_spark_settings_dbt_starts_with_are_claimhouse_s(tmp_path):
         "spark.sql.catalog.spark_catalog",
         "spark.sql.session.timeZone",
         "spark.databricks.delta.snapshotPartitions",
+        "spark.hadoop.hive.hmshandler.retry.attempts",
         "spark.ui.showConsoleProgress",
     )
     settable = {
