@@ -17,3 +17,8 @@
       '^(percent|ratio):', '$1 of '),
     '/per_', ' per ')
 {%- endmacro %}
+
+{#- The columns intervals_overlap reads, for a struct of them. -#}
+{% macro interval_fields() -%}
+  kind, year_known, lo, hi, md_lo, md_hi
+{%- endmacro %}

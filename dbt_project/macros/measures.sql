@@ -4,15 +4,40 @@
         and {{ a }}.per_key = {{ b }}.per_key and {{ a }}.is_subset = {{ b }}.is_subset
 {%- endmacro %}
 
-{#- Pairs of measures (both orders) that some article tells apart: it states values under both
-    that do not overlap ("540 teachers and 4 schools"). claims: rows of int_measures_reconciled. -#}
+{#- The window of one measure partition (same_measure_partition), for lists of its measures. -#}
+{% macro measure_partition() -%}
+    partition by story_id, kind, per_key, is_subset
+{%- endmacro %}
+
+{#- One row per measure that some article tells apart from others: it states values under both
+    that do not overlap ("540 teachers and 4 schools"). told_apart_from lists those measures.
+    claims: rows of int_measures_reconciled. A window over each article, not a self-join. -#}
 {% macro measures_told_apart(claims) -%}
-    select distinct a.measure_id as measure_a, b.measure_id as measure_b
-    from {{ claims }} as a
-    inner join {{ claims }} as b
-        on a.article_id = b.article_id
-        and a.story_id = b.story_id
-        and a.kind = b.kind
-        and a.measure_id <> b.measure_id
-    where a.is_informative and b.is_informative and not {{ intervals_overlap('a', 'b') }}
+    select measure_id, array_distinct(flatten(collect_list(told_apart_from))) as told_apart_from
+    from (
+        select
+            measure_id,
+            transform(
+                filter(
+                    article_claims,
+                    other -> other.measure_id <> article_claim.measure_id
+                        and not {{ intervals_overlap('article_claim', 'other') }}
+                ),
+                other -> other.measure_id
+            ) as told_apart_from
+        from (
+            select
+                *,
+                collect_list(
+                    case
+                        when is_informative
+                            then struct(measure_id, kind, year_known, lo, hi, md_lo, md_hi)
+                    end
+                ) over (partition by article_id, story_id, kind) as article_claims
+            from {{ claims }}
+        ) as article_claim
+        where is_informative
+    )
+    group by measure_id
+    having size(told_apart_from) > 0
 {%- endmacro %}

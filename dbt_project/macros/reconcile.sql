@@ -7,100 +7,111 @@
       anchor      = a claim that disagrees with the consensus and that no better-ranked such
                     claim overlaps: each heads one more value group (groups pairwise disjoint);
       agrees      = the claim's interval overlaps the consensus (null when it bounds nothing).
-    Run twice: per measure (int_measures_reconciled) and per fact (int_claims_reconciled). -#}
+    Run twice: per measure (int_measures_reconciled) and per fact (int_claims_reconciled).
+    Every step is a window over `key`, never a join: Spark inlines a CTE at each mention, so a
+    self-joined CTE read again later is planned and run again (benchmarks/HISTORY.md). -#}
 {% macro reconcile_claims(relation, key) -%}
+{%- set interval = interval_fields() -%}
 with claims as (
     select * from {{ relation }}
 ),
 
-informative as (
-    select * from claims where is_informative
-),
-
-support as (
+-- Each claim beside the informative claims of its key that overlap it.
+peered as (
     select
-        a.claim_id,
-        count(distinct b.source_key) as support_sources,
-        count(distinct b.article_id) as support_articles
-    from informative as a
-    inner join informative as b
-        on a.{{ key }} = b.{{ key }} and {{ intervals_overlap('a', 'b') }}
-    group by a.claim_id
+        *,
+        collect_list(
+            case when is_informative then struct({{ interval }}, source_key, article_id) end
+        ) over (partition by {{ key }}) as peers
+    from claims
 ),
 
+supported as (
+    select
+        * except (peers),
+        case when is_informative then filter(peers, peer -> {{ intervals_overlap('peered', 'peer') }}) end
+            as overlapping
+    from peered
+),
+
+counted as (
+    select
+        * except (overlapping),
+        case when is_informative then bigint(size(array_distinct(overlapping.source_key))) end
+            as support_sources,
+        case when is_informative then bigint(size(array_distinct(overlapping.article_id))) end
+            as support_articles
+    from supported
+),
+
+-- Informative claims first, so their ranks are 1..n and the first of the key is the consensus.
 ranked as (
     select
-        informative.*,
-        support.support_sources,
-        support.support_articles,
-        row_number() over (
-            partition by informative.{{ key }}
-            order by
-                informative.precision_tier,
-                support.support_sources desc,
-                informative.width,
-                case when informative.hi = double('Infinity') then informative.lo end desc,
-                support.support_articles desc,
-                informative.claim_id
-        ) as value_rank
-    from informative
-    inner join support on informative.claim_id = support.claim_id
+        *,
+        case when is_informative then row_number() over by_rank end as value_rank,
+        first(case when is_informative then struct(claim_id, {{ interval }}) end, true)
+            over by_rank as consensus
+    from counted
+    window by_rank as (
+        partition by {{ key }}
+        order by
+            is_informative desc,
+            precision_tier,
+            support_sources desc,
+            width,
+            case when hi = double('Infinity') then lo end desc,
+            support_articles desc,
+            claim_id
+    )
 ),
 
-consensus as (
-    select * from ranked where value_rank = 1
+judged as (
+    select
+        *,
+        case when is_informative then {{ intervals_overlap('ranked', 'consensus') }} end as agrees
+    from ranked
 ),
 
 -- Overlap is not transitive ("more than 90" overlaps 100 and "up to 95"; those two do not), so
 -- the other value groups are drawn from the claims that disagree with the consensus: then a
 -- fact has one value group exactly when every informative claim agrees with its consensus.
-disagreeing as (
-    select ranked.*
-    from ranked
-    inner join consensus on ranked.{{ key }} = consensus.{{ key }}
-    where not {{ intervals_overlap('ranked', 'consensus') }}
-),
-
-overlapped_by_better as (
-    select distinct a.claim_id
-    from disagreeing as a
-    inner join disagreeing as b
-        on a.{{ key }} = b.{{ key }} and b.value_rank < a.value_rank and {{ intervals_overlap('a', 'b') }}
-),
-
-other_anchors as (
-    select disagreeing.*
-    from disagreeing
-    left anti join overlapped_by_better on disagreeing.claim_id = overlapped_by_better.claim_id
-),
-
-anchors as (
-    select consensus.*, 1 as group_rank from consensus
-    union all
+anchoring as (
     select
-        other_anchors.*,
-        1 + row_number() over (partition by other_anchors.{{ key }} order by other_anchors.value_rank)
-            as group_rank
-    from other_anchors
+        *,
+        collect_list(case when not agrees then struct({{ interval }}) end) over (
+            partition by {{ key }}
+            order by value_rank
+            rows between unbounded preceding and 1 preceding
+        ) as better_disagreeing
+    from judged
 ),
 
-reconciled as (
+anchored as (
     select
-        claims.*,
-        ranked.support_sources,
-        ranked.support_articles,
-        ranked.value_rank,
-        anchors.group_rank,
-        consensus.claim_id as consensus_claim_id,
-        case
-            when claims.is_informative and consensus.claim_id is not null
-                then {{ intervals_overlap('claims', 'consensus') }}
-        end as agrees
-    from claims
-    left join ranked on claims.claim_id = ranked.claim_id
-    left join anchors on claims.claim_id = anchors.claim_id
-    left join consensus on claims.{{ key }} = consensus.{{ key }}
+        *,
+        value_rank > 1 and not agrees
+            and not exists(better_disagreeing, better -> {{ intervals_overlap('anchoring', 'better') }})
+            as is_other_anchor
+    from anchoring
 )
 
-select * from reconciled
+select
+    * except (
+        support_sources, support_articles, value_rank, consensus, agrees,
+        better_disagreeing, is_other_anchor
+    ),
+    support_sources,
+    support_articles,
+    value_rank,
+    case
+        when value_rank = 1 then 1
+        when is_other_anchor then 1 + int(count_if(is_other_anchor) over (
+            partition by {{ key }}
+            order by value_rank
+            rows between unbounded preceding and current row
+        ))
+    end as group_rank,
+    consensus.claim_id as consensus_claim_id,
+    agrees
+from anchored
 {%- endmacro %}

@@ -7,6 +7,8 @@
 -- "early March") then joins the one fact of its story, kind, per and part-of flag whose consensus
 -- it fits, when exactly one does and no article tells them apart (of several, the one a synonym
 -- names). A fact keeps the id and measure_key of the measure it is merged into.
+-- Synonyms are learned across stories (joins); each story's merging is a window over the
+-- measure's partition (Spark plans a CTE again at every mention; benchmarks/HISTORY.md).
 
 with measures as (
     select * from {{ ref('int_measure_precise_merges') }}
@@ -22,10 +24,6 @@ told_apart as (
 
 ranked as (
     select * from measures where measure_rank is not null
-),
-
-precise_roots as (
-    select * from ranked where fact_id = measure_id
 ),
 
 partition_keys as (
@@ -71,77 +69,135 @@ synonyms as (
         and 2 * pairs_merged.stories > pairs_present.stories
 ),
 
+-- Each key's learned synonyms, both ways.
+key_synonyms as (
+    select kind, per_key, pair.key, collect_set(pair.synonym) as synonym_keys
+    from (
+        select
+            kind,
+            per_key,
+            explode(array(
+                named_struct('key', key_a, 'synonym', key_b),
+                named_struct('key', key_b, 'synonym', key_a)
+            )) as pair
+        from synonyms
+    )
+    group by kind, per_key, pair.key
+),
+
+described as (
+    select
+        measures.*,
+        measures.measure_rank is not null and measures.fact_id = measures.measure_id
+            as is_precise_root,
+        coalesce(key_synonyms.synonym_keys, array()) as synonym_keys,
+        coalesce(told_apart.told_apart_from, array()) as told_apart_from
+    from measures
+    left join key_synonyms
+        on measures.kind = key_synonyms.kind
+        and measures.per_key = key_synonyms.per_key
+        and measures.measure_key = key_synonyms.key
+    left join told_apart on measures.measure_id = told_apart.measure_id
+),
+
+-- A precise root joins the one better-ranked root of its partition whose key is a synonym.
 synonym_choices as (
-    select b.measure_id, min(a.measure_id) as into_id
-    from precise_roots as b
-    inner join precise_roots as a
-        on {{ same_measure_partition('a', 'b') }} and a.measure_rank < b.measure_rank
-    inner join synonyms
-        on synonyms.kind = b.kind
-        and synonyms.per_key = b.per_key
-        and synonyms.key_a = least(a.measure_key, b.measure_key)
-        and synonyms.key_b = greatest(a.measure_key, b.measure_key)
-    left anti join told_apart
-        on told_apart.measure_a = b.measure_id and told_apart.measure_b = a.measure_id
-    group by b.measure_id
-    having count(*) = 1
+    select
+        *,
+        case when is_precise_root then filter(
+            roots_in_partition,
+            root -> root.measure_rank < with_roots.measure_rank
+                and array_contains(with_roots.synonym_keys, root.measure_key)
+                and not array_contains(with_roots.told_apart_from, root.measure_id)
+        ) end as synonym_targets
+    from (
+        select
+            *,
+            collect_list(
+                case when is_precise_root then struct(measure_id, measure_rank, measure_key) end
+            ) over ({{ measure_partition() }}) as roots_in_partition
+        from described
+    ) as with_roots
+),
+
+chosen as (
+    select
+        *,
+        case when size(synonym_targets) = 1 then synonym_targets[0].measure_id end as synonym_choice
+    from synonym_choices
 ),
 
 -- No chains: a root that joins another takes nothing in.
 synonym_into as (
-    select synonym_choices.*
-    from synonym_choices
-    left anti join synonym_choices as joining on synonym_choices.into_id = joining.measure_id
+    select
+        *,
+        case
+            when not array_contains(
+                collect_list(case when synonym_choice is not null then measure_id end)
+                    over ({{ measure_partition() }}),
+                synonym_choice
+            ) then synonym_choice
+        end as synonym_into_id
+    from chosen
 ),
 
 roots as (
-    select precise_roots.*
-    from precise_roots
-    left anti join synonym_into on precise_roots.measure_id = synonym_into.measure_id
-),
-
-vague_fits as (
-    select a.measure_id, b.measure_id as into_id, synonyms.key_a is not null as is_synonym
-    from measures as a
-    inner join roots as b
-        on {{ same_measure_partition('a', 'b') }}
-        and {{ intervals_overlap('a', 'b') }}
-    left join synonyms
-        on synonyms.kind = a.kind
-        and synonyms.per_key = a.per_key
-        and synonyms.key_a = least(a.measure_key, b.measure_key)
-        and synonyms.key_b = greatest(a.measure_key, b.measure_key)
-    left anti join told_apart
-        on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
-    where a.is_vague
+    select
+        *,
+        collect_list(
+            case
+                when is_precise_root and synonym_into_id is null
+                    then struct(measure_id, measure_key, {{ interval_fields() }})
+            end
+        ) over ({{ measure_partition() }}) as roots_in_partition_after_synonyms,
+        collect_list(
+            case when synonym_into_id is not null then struct(measure_id, synonym_into_id) end
+        ) over ({{ measure_partition() }}) as synonym_redirects,
+        collect_list(struct(measure_id, measure_key)) over ({{ measure_partition() }})
+            as keys_in_partition
+    from synonym_into
 ),
 
 -- The one fact a vague measure fits; of several, the one whose key is a learned synonym of its
 -- own ("hundreds of personnel" beside 290 firefighters and 260 homes), when exactly one is.
+vague_fits as (
+    select
+        *,
+        case when is_vague then filter(
+            roots_in_partition_after_synonyms,
+            root -> {{ intervals_overlap('roots', 'root') }}
+                and not array_contains(roots.told_apart_from, root.measure_id)
+        ) end as fits
+    from roots
+),
+
 vague_into as (
     select
-        measure_id,
-        case when count(*) = 1 then min(into_id) else min(case when is_synonym then into_id end) end
-            as into_id
+        *,
+        case
+            when size(fits) = 1 then fits[0].measure_id
+            when size(filter(fits, fit -> array_contains(synonym_keys, fit.measure_key))) = 1
+                then filter(fits, fit -> array_contains(synonym_keys, fit.measure_key))[0].measure_id
+        end as vague_into_id
     from vague_fits
-    group by measure_id
-    having count(*) = 1 or count_if(is_synonym) = 1
 ),
 
 merged as (
     select
-        measures.measure_id,
-        coalesce(vague_into.into_id, synonym_into.into_id, measures.fact_id) as fact_id
-    from measures
-    left join synonym_into on measures.fact_id = synonym_into.measure_id
-    left join vague_into on measures.measure_id = vague_into.measure_id
+        *,
+        coalesce(
+            vague_into_id,
+            try_element_at(filter(synonym_redirects, redirect -> redirect.measure_id = vague_into.fact_id), 1)
+                .synonym_into_id,
+            fact_id
+        ) as merged_fact_id
+    from vague_into
 )
 
 select
-    merged.measure_id,
-    merged.fact_id,
-    measures.measure_key,
-    into_measure.measure_key as fact_measure_key
+    measure_id,
+    merged_fact_id as fact_id,
+    measure_key,
+    try_element_at(filter(keys_in_partition, m -> m.measure_id = merged.merged_fact_id), 1).measure_key
+        as fact_measure_key
 from merged
-inner join measures on merged.measure_id = measures.measure_id
-inner join measures as into_measure on merged.fact_id = into_measure.measure_id

@@ -9,9 +9,15 @@
 -- an article tells apart from B. One row per measure: its consensus interval (open bounds
 -- closed), its rank in its partition (null for a vague consensus) and the fact it joins here;
 -- int_measure_merges goes on with learned synonyms and vague measures.
+-- Each step is a window over the measure's partition: Spark plans a CTE again at every mention,
+-- so self-joins of CTEs mentioned later multiplied this model's plan (benchmarks/HISTORY.md).
 
 with claims as (
     select * from {{ ref('int_measures_reconciled') }}
+),
+
+told_apart as (
+    {{ measures_told_apart('claims') }}
 ),
 
 measures as (
@@ -22,7 +28,10 @@ measures as (
         coalesce(per, '') as per_key,
         measure_key,
         measure_key like '%/subset%' as is_subset,
-        count(distinct article_id) as article_count
+        count(distinct article_id) as article_count,
+        -- One consensus claim (group 1) per measure that has an informative claim.
+        max(case when group_rank = 1 then struct(qualifier, year_known, lo, hi, md_lo, md_hi) end)
+            as consensus
     from claims
     group by measure_id, story_id, kind, coalesce(per, ''), measure_key
 ),
@@ -30,120 +39,121 @@ measures as (
 -- An open bound compares as at most 1.5 times its value: writers round down to a nearby figure
 -- ("more than 300" beside 370), not to one a hundred times smaller; an upper bound likewise as
 -- at least its value over 1.5 ("as many as 64 people" is not 4 deaths).
-consensus_any as (
+closed as (
     select
-        measure_id,
-        kind,
-        year_known,
-        qualifier = 'vague' as is_vague,
+        measures.measure_id,
+        measures.story_id,
+        measures.kind,
+        measures.per_key,
+        measures.measure_key,
+        measures.is_subset,
+        measures.article_count,
+        consensus.qualifier = 'vague' as is_vague,
+        consensus.year_known,
         case
-            when kind <> 'date' and qualifier = 'up_to' and hi > 0
-                then hi / {{ var('open_bound_factor') }}
-            else lo
+            when kind <> 'date' and consensus.qualifier = 'up_to' and consensus.hi > 0
+                then consensus.hi / {{ var('open_bound_factor') }}
+            else consensus.lo
         end as lo,
         case
-            when kind = 'date' or hi < double('Infinity') then hi
-            else greatest(lo, 0d) * {{ var('open_bound_factor') }}
+            when kind = 'date' or consensus.hi < double('Infinity') then consensus.hi
+            else greatest(consensus.lo, 0d) * {{ var('open_bound_factor') }}
         end as hi,
-        md_lo,
-        md_hi
-    from claims
-    where group_rank = 1
-),
-
-consensus as (
-    select * from consensus_any where not is_vague
-),
-
-ranked as (
-    select
-        measures.*,
-        consensus.year_known,
-        consensus.lo,
-        consensus.hi,
         consensus.md_lo,
         consensus.md_hi,
-        row_number() over (
-            partition by measures.story_id, measures.kind, measures.per_key, measures.is_subset
-            order by measures.article_count desc, measures.measure_key, measures.measure_id
-        ) as measure_rank
+        coalesce(told_apart.told_apart_from, array()) as told_apart_from
     from measures
-    inner join consensus on measures.measure_id = consensus.measure_id
+    left join told_apart on measures.measure_id = told_apart.measure_id
 ),
 
-told_apart as (
-    {{ measures_told_apart('claims') }}
+-- Measures with a precise consensus first, so their ranks are 1..n.
+ranked as (
+    select
+        *,
+        case when not is_vague then row_number() over (
+            {{ measure_partition() }}
+            order by not is_vague desc, article_count desc, measure_key, measure_id
+        ) end as measure_rank
+    from closed
 ),
 
+-- Better-ranked measures this one's value fits, unless an article tells them apart.
 candidates as (
-    select a.measure_id, b.measure_id as into_id, b.measure_rank as into_rank
-    from ranked as a
-    inner join ranked as b
-        on {{ same_measure_partition('a', 'b') }}
-        and b.measure_rank < a.measure_rank
-        and {{ intervals_overlap('a', 'b') }}
-    left anti join told_apart
-        on told_apart.measure_a = a.measure_id and told_apart.measure_b = b.measure_id
+    select
+        *,
+        case when measure_rank is not null then filter(
+            ranked_in_partition,
+            target -> target.measure_rank < ranked_with_peers.measure_rank
+                and {{ intervals_overlap('ranked_with_peers', 'target') }}
+                and not array_contains(ranked_with_peers.told_apart_from, target.measure_id)
+        ) end as targets
+    from (
+        select
+            *,
+            collect_list(
+                case when measure_rank is not null then struct(measure_id, measure_rank, {{ interval_fields() }}) end
+            ) over ({{ measure_partition() }}) as ranked_in_partition
+        from ranked
+    ) as ranked_with_peers
 ),
 
--- Targets that join nothing themselves.
-root_candidates as (
-    select candidates.*
+joining as (
+    select
+        *,
+        collect_list(case when size(targets) > 0 then measure_id end)
+            over ({{ measure_partition() }}) as joining_ids
     from candidates
-    left anti join (select distinct measure_id from candidates) as joining
-        on candidates.into_id = joining.measure_id
 ),
 
+-- Of the targets that join nothing themselves, the best-ranked.
 first_choice as (
-    select measure_id, min_by(into_id, into_rank) as into_id
-    from root_candidates
-    group by measure_id
+    select
+        *,
+        array_min(
+            transform(
+                filter(targets, target -> not array_contains(joining_ids, target.measure_id)),
+                target -> named_struct('rank', target.measure_rank, 'measure_id', target.measure_id)
+            )
+        ).measure_id as into_id
+    from joining
 ),
 
 members as (
-    select first_choice.*, ranked.measure_rank
+    select
+        *,
+        collect_list(
+            case when into_id is not null then struct(measure_id, measure_rank, into_id) end
+        ) over ({{ measure_partition() }}) as members_in_partition
     from first_choice
-    inner join ranked on first_choice.measure_id = ranked.measure_id
 ),
 
 beside_a_rival as (
-    select distinct a.measure_id
-    from members as a
-    inner join members as c
-        on a.into_id = c.into_id and c.measure_rank < a.measure_rank
-    inner join told_apart
-        on told_apart.measure_a = a.measure_id and told_apart.measure_b = c.measure_id
-),
-
-precise_merged as (
     select
-        measures.measure_id,
-        coalesce(kept.into_id, measures.measure_id) as fact_id
-    from measures
-    left join (
-        select members.measure_id, members.into_id
-        from members
-        left anti join beside_a_rival on members.measure_id = beside_a_rival.measure_id
-    ) as kept on measures.measure_id = kept.measure_id
+        *,
+        exists(
+            members_in_partition,
+            rival -> rival.into_id = members.into_id
+                and rival.measure_rank < members.measure_rank
+                and array_contains(members.told_apart_from, rival.measure_id)
+        ) as is_beside_a_rival
+    from members
 )
 
 select
-    measures.measure_id,
-    measures.story_id,
-    measures.kind,
-    measures.per_key,
-    measures.is_subset,
-    measures.measure_key,
-    measures.article_count,
-    ranked.measure_rank,
-    consensus_any.is_vague,
-    consensus_any.year_known,
-    consensus_any.lo,
-    consensus_any.hi,
-    consensus_any.md_lo,
-    consensus_any.md_hi,
-    precise_merged.fact_id
-from measures
-inner join precise_merged on measures.measure_id = precise_merged.measure_id
-left join ranked on measures.measure_id = ranked.measure_id
-left join consensus_any on measures.measure_id = consensus_any.measure_id
+    measure_id,
+    story_id,
+    kind,
+    per_key,
+    is_subset,
+    measure_key,
+    article_count,
+    measure_rank,
+    is_vague,
+    year_known,
+    lo,
+    hi,
+    md_lo,
+    md_hi,
+    case when into_id is not null and not is_beside_a_rival then into_id else measure_id end
+        as fact_id
+from beside_a_rival
