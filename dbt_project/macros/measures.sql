@@ -31,7 +31,7 @@
                 collect_list(
                     case
                         when is_informative
-                            then struct(measure_id, kind, year_known, lo, hi, md_lo, md_hi)
+                            then struct(measure_id, {{ interval_fields() }})
                     end
                 ) over (partition by article_id, story_id, kind) as article_claims
             from {{ claims }}
