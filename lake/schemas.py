@@ -19,7 +19,7 @@ from pyspark.sql.types import (
 
 # The closed vocabularies of bronze, silver and gold. The contracts and dbt's tests list them
 # too (YAML cannot import them): tests/unit/test_vocabularies.py holds those lists to these.
-KINDS = ("count", "rate", "percent", "money", "date", "ratio", "duration", "age")
+KINDS = ("count", "rate", "percent", "money", "date", "time", "ratio", "duration", "age")
 QUALIFIERS = (
     "exact",
     "approximate",
@@ -155,14 +155,21 @@ _CLAIM_FIELDS = [
         "kind",
         StringType(),
         False,
-        "count | rate | percent | money | date | ratio | duration | age",
+        "count | rate | percent | money | date | time | ratio | duration | age",
     ),
-    _f("value", DoubleType(), True, "null for dates, vague amounts and ranges"),
+    _f(
+        "value",
+        DoubleType(),
+        True,
+        "null for dates, vague amounts, ranges and times of unknown UTC offset; a time's "
+        "minutes after midnight UTC",
+    ),
     _f(
         "value_text",
         StringType(),
         True,
-        "number, ISO date, --MM-DD, a date range a/b, or an ISO 8601 duration (P14M, PT48H)",
+        "number, ISO date, --MM-DD, a date range a/b, an ISO 8601 duration (P14M, PT48H) or "
+        "local time with its UTC offset when known (21:30-04:00, 21:30)",
     ),
     _f("lower", DoubleType(), True, "bound implied by the qualifier"),
     _f("upper", DoubleType(), True, "bound implied by the qualifier"),
@@ -176,7 +183,8 @@ _CLAIM_FIELDS = [
         "unit",
         StringType(),
         True,
-        "normalized plural noun; a duration's or age's time unit as stated (days, months...)",
+        "normalized plural noun; a duration's or age's time unit as stated (days, months...); "
+        "UTC for a time whose value is in UTC",
     ),
     _f("per", StringType(), True, "period of a rate"),
     _f("subject", StringType(), True, "the counted noun phrase as written"),

@@ -13,7 +13,7 @@
 {% macro measure_label(measure_key) -%}
   regexp_replace(
     regexp_replace(
-      regexp_replace({{ measure_key }}, '^(date):(.*)$', '$1 of the $2'),
+      regexp_replace({{ measure_key }}, '^(date|time):(.*)$', '$1 of the $2'),
       '^(percent|ratio):', '$1 of '),
     '/per_', ' per ')
 {%- endmacro %}

@@ -14,11 +14,12 @@ from lake.silver import lexicon as lx
 from lake.silver.attribution import Attribution, find_attributions, outlet_positions
 from lake.silver.dates import find_dates
 from lake.silver.durations import find_durations
-from lake.silver.measure import date_key, duration_key, quantity_key
+from lake.silver.measure import date_key, duration_key, quantity_key, time_key
 from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
+from lake.silver.times import find_times
 
-EXTRACTOR_VERSION = "0.7.2"
+EXTRACTOR_VERSION = "0.8.0"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200
@@ -136,6 +137,12 @@ def extract_claims(
                 claim.date_reference = published_at.date().isoformat()
             claims.append(claim)
         taken = list(date_spans)
+        for q in find_times(s.text, published_at):
+            if any(q.number_start < e and b < q.number_end for b, e in taken):
+                continue
+            key, terms = time_key(s.text, q.number_start, q.number_end, sources + outlets)
+            claims.append(_quantity_claim(article_id, body, s, q, key, terms))
+            taken.append((q.start, q.end))
         for q in find_durations(s.text):
             if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue  # "four years ago" is a date

@@ -440,6 +440,14 @@ def date_key(
     return "date:event", ["no-event"]
 
 
+def time_key(
+    sentence: str, start: int, end: int, sources: list[tuple[int, int]] = ()
+) -> tuple[str, list]:
+    """A clock time times the same event a date would date: "time:explosion"."""
+    key, terms = date_key(sentence, start, end, sources)
+    return "time:" + key.removeprefix("date:"), terms
+
+
 UNNAMED = ("duration:unnamed", "age:unnamed")
 
 

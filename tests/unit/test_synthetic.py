@@ -253,7 +253,9 @@ def test_corpus_covers_every_label(corpus):
     claims = corpus["claims"]
     assert {c["qualifier"] for c in claims} == set(QUALIFIERS)
     assert {c["attribution_kind"] for c in claims} == set(ATTRIBUTION_KINDS)
-    assert {c["kind"] for c in claims} == set(KINDS)
+    # The generator writes no clock times yet: the extractor's times are pinned on written
+    # sentences (test_times.py) and scored on TempEval-3.
+    assert {c["kind"] for c in claims} == set(KINDS) - {"time"}
     assert {f["expected_status"] for f in corpus["facts"]} == set(STATUSES)
     assert {c["per"] for c in claims} >= {"day", "week", "year", None}
     # Re-reports of another outlet's figure, with and without a media_outlet attribution.

@@ -61,12 +61,13 @@ graded as (
 -- Claims of one measure_key an order of magnitude apart count different things ("6,400 ballots
 -- were rejected", "2 million ballots were cast"): outlets disagree about a figure, not by a
 -- factor of ten. Sorted by value, a claim whose lower bound is more than var magnitude_gap
--- times the highest value below it starts a new band; each band is a measure of its own.
+-- times the highest value below it starts a new band; each band is a measure of its own. Clock
+-- times (minutes after midnight) have no magnitudes: 00:30 and 09:00 are one axis.
 spans as (
     select
         *,
         -- An open bound ("at least 5") caps nothing: no claim above it starts a band.
-        max(case when kind <> 'date' and is_informative then hi end) over (
+        max(case when kind not in ('date', 'time') and is_informative then hi end) over (
             partition by story_id, kind, measure_key, coalesce(per, '')
             order by lo, hi, claim_id
             rows between unbounded preceding and 1 preceding
@@ -79,7 +80,7 @@ banded as (
         *,
         sum(
             case
-                when kind <> 'date' and is_informative and top_below > 0
+                when kind not in ('date', 'time') and is_informative and top_below > 0
                     and lo > {{ var('magnitude_gap') }} * top_below then 1
                 else 0
             end

@@ -1,0 +1,186 @@
+"""Find clock times in one sentence: "9:30 p.m. EDT", "9.23pm", "0130 GMT", "at 21:45 local
+time", "shortly after midnight".
+
+Pure functions over a sentence's text; offsets are relative to the sentence. A time with a
+known UTC offset has value = minutes after midnight UTC (0-1439) and unit "UTC", so gold
+compares "9:30 p.m. EDT" with "0130 GMT". Without one (no zone, "local time", or "ET" in an
+article with no publication date to tell daylight time from standard) the value stays null:
+the claim is kept but gold does not reconcile it, like an unresolved relative date. value_text
+is the local time as stated, ISO 8601, with its offset when known: "21:30-04:00", "21:30".
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from lake.silver.quantities import Quantity, keep_longest, qualifier_before
+
+# Fixed offsets in minutes east of UTC.
+FIXED_ZONES = {
+    "UTC": 0,
+    "GMT": 0,
+    "BST": 60,
+    "CET": 60,
+    "CEST": 120,
+    "EET": 120,
+    "EEST": 180,
+    "MSK": 180,
+    "HKT": 480,
+    "SGT": 480,
+    "JST": 540,
+    "KST": 540,
+    "AEST": 600,
+    "AEDT": 660,
+    "EST": -300,
+    "EDT": -240,
+    "CST": -360,
+    "CDT": -300,
+    "MST": -420,
+    "MDT": -360,
+    "PST": -480,
+    "PDT": -420,
+    "AKST": -540,
+    "AKDT": -480,
+    "HST": -600,
+}
+# Zones whose offset follows daylight saving: known only with a reference date.
+DST_ZONES = {
+    "ET": "America/New_York",
+    "EASTERN": "America/New_York",
+    "CT": "America/Chicago",
+    "CENTRAL": "America/Chicago",
+    "MT": "America/Denver",
+    "MOUNTAIN": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "PACIFIC": "America/Los_Angeles",
+}
+_ZONE_NAMES = "|".join(sorted({*FIXED_ZONES, "ET", "CT", "MT", "PT"}, key=len, reverse=True))
+_ZONE = (
+    rf"(?:\s*(?P<zone>{_ZONE_NAMES})\b"
+    r"|\s+(?P<zone_word>Eastern|Central|Mountain|Pacific)(?:\s+(?:daylight|standard))?\s+time\b"
+    r"|\s+(?P<local>local\s+time)\b)"
+)
+# "9:30 p.m.", "9.23pm", "9 a.m."; the meridiem's final dot is part of the time.
+_TWELVE = re.compile(
+    r"(?<![\w.,:$£€])(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<m>[0-5]\d))?\s?(?P<ap>[ap])\.?\s?m\b\.?"
+    rf"(?:{_ZONE})?",
+    re.IGNORECASE,
+)
+# "21:45" and "0130": a 24-hour clock only with a zone, "local time" or "hours" after it, or
+# "at / by / until..." right before a colon form; a bare "3:15" may be a ratio or a score.
+_TWENTY_FOUR = re.compile(
+    r"(?<![\w.,:$£€])(?P<h>[01]\d|2[0-3]|\d)(?P<colon>:)?(?P<m>[0-5]\d)(?![\d:])"
+    rf"(?:{_ZONE}|(?P<hours>\s+(?:hours|hrs)\b))?"
+)
+_CLOCK_CUE = re.compile(
+    r"\b(?:at|by|until|till|from|before|after|around|about|since|to)\s+$", re.IGNORECASE
+)
+_NOON = re.compile(rf"\b(?P<word>noon|midday|midnight)\b(?:{_ZONE})?", re.IGNORECASE)
+# Qualifiers a time takes that a number does not: "shortly after midnight", "before 10 a.m.".
+_TIME_QUALIFIER = re.compile(
+    r"\b(?P<q>(?:shortly|just|soon|right)\s+(?:after|before)|after|before|by|until|till)\s+$",
+    re.IGNORECASE,
+)
+_TIME_QUALIFIERS = {
+    "after": "more_than",
+    "before": "up_to",
+    "by": "up_to",
+    "until": "up_to",
+    "till": "up_to",
+}
+# Minutes either side of an approximate time ("about 9:30 p.m.").
+APPROXIMATE_MINUTES = 15
+_DAY = 24 * 60
+
+
+def find_times(sentence: str, reference: datetime | None = None) -> list[Quantity]:
+    """Every clock time stated in the sentence; of overlapping ones, the longest. reference:
+    the article's publication time, which tells an "ET" time's daylight offset."""
+    found: list[Quantity] = []
+    day = reference.date() if reference is not None else None
+    for m in _TWELVE.finditer(sentence):
+        hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
+        found.append(_time(sentence, m, hour, int(m.group("m") or 0), day))
+    for m in _TWENTY_FOUR.finditer(sentence):
+        zoned = m.group("zone") or m.group("zone_word") or m.group("local") or m.group("hours")
+        cue = m.group("colon") and _CLOCK_CUE.search(sentence[max(0, m.start() - 12) : m.start()])
+        if len(m.group("h")) == 1 and not m.group("colon"):
+            continue  # "930 GMT" is not a clock this reader trusts
+        if not zoned and not cue:
+            continue
+        if not m.group("colon") and not zoned:
+            continue
+        found.append(_time(sentence, m, int(m.group("h")), int(m.group("m")), day))
+    for m in _NOON.finditer(sentence):
+        before = sentence[max(0, m.start() - 20) : m.start()]
+        if not (_CLOCK_CUE.search(before) or _TIME_QUALIFIER.search(before) or m.group("zone")):
+            continue  # "a midnight deadline" names no time of its own
+        hour = 0 if m.group("word").lower() == "midnight" else 12
+        found.append(_time(sentence, m, hour, 0, day))
+    return keep_longest(found)
+
+
+def utc_offset(zone: str, day: date | None) -> int | None:
+    """Minutes east of UTC of a zone as written ("EDT", "ET", "Eastern"), on `day` for zones
+    with daylight saving; None when that cannot be known."""
+    name = zone.upper()
+    if name in FIXED_ZONES:
+        return FIXED_ZONES[name]
+    if name in DST_ZONES and day is not None:
+        noon = datetime(day.year, day.month, day.day, 12, tzinfo=ZoneInfo(DST_ZONES[name]))
+        offset = noon.utcoffset() or timedelta(0)
+        return int(offset.total_seconds() // 60)
+    return None
+
+
+def iso_time(hour: int, minute: int, offset: int | None) -> str:
+    """21, 30, -240 -> '21:30-04:00'; without an offset '21:30'."""
+    text = f"{hour:02d}:{minute:02d}"
+    if offset is None:
+        return text
+    sign = "-" if offset < 0 else "+"
+    return f"{text}{sign}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
+
+
+def _time(sentence: str, m: re.Match, hour: int, minute: int, day: date | None) -> Quantity:
+    zone = m.group("zone") or m.group("zone_word")
+    offset = utc_offset(zone, day) if zone else None
+    start = m.start()
+    qualifier, span_start = qualifier_before(sentence, start)
+    q = _TIME_QUALIFIER.search(sentence[max(0, start - 20) : start])
+    if qualifier == "exact" and q is not None:
+        words = q.group("q").lower().split()
+        just_before = words[0] == "just" and words[-1] == "before"
+        qualifier = "almost" if just_before else _TIME_QUALIFIERS[words[-1]]
+        span_start = max(0, start - 20) + q.start("q")
+    local = hour * 60 + minute
+    value = None if offset is None else float((local - offset) % _DAY)
+    lower, upper = _bounds(qualifier, value)
+    return Quantity(
+        span_start,
+        m.end(),
+        start,
+        m.end(),
+        "time",
+        value,
+        iso_time(hour, minute, offset),
+        qualifier,
+        lower,
+        upper,
+        unit=None if offset is None else "UTC",
+    )
+
+
+def _bounds(qualifier: str, value: float | None) -> tuple[float | None, float | None]:
+    if value is None:
+        return None, None
+    return {
+        "exact": (value, value),
+        "approximate": (value - APPROXIMATE_MINUTES, value + APPROXIMATE_MINUTES),
+        "almost": (value - APPROXIMATE_MINUTES, value),
+        "up_to": (None, value),
+        "at_least": (value, None),
+        "more_than": (value, None),
+    }[qualifier]

@@ -1,0 +1,103 @@
+"""Clock times: value in minutes after midnight UTC when the offset is known, else kept
+without a value; never a count."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lake.silver.extract import extract_claims
+from lake.silver.times import FIXED_ZONES, find_times, iso_time, utc_offset
+
+SUMMER = datetime(2019, 5, 15, 14, 0, tzinfo=UTC)
+WINTER = datetime(2019, 1, 15, 14, 0, tzinfo=UTC)
+
+
+def _times(body: str, published_at: datetime | None = SUMMER) -> list[tuple]:
+    return [
+        (c.claim_text, c.value, c.value_text, c.qualifier, c.lower, c.upper, c.unit, c.measure_key)
+        for c in extract_claims("a1", body, published_at=published_at)
+        if c.kind == "time"
+    ]
+
+
+def test_a_zoned_time_is_in_utc_minutes_and_keyed_by_its_event():
+    body = "The explosion happened at about 9:30 p.m. EDT on Tuesday, police said."
+    assert _times(body) == [
+        (
+            "about 9:30 p.m. EDT",
+            90.0,
+            "21:30-04:00",
+            "approximate",
+            75.0,
+            105.0,
+            "UTC",
+            "time:explosion",
+        ),
+    ]
+
+
+def test_two_zones_for_one_instant_give_one_value():
+    east = _times("The blast was reported at 9:30 p.m. EDT.")
+    utc = _times("The blast was reported at 0130 GMT.")
+    assert [t[1] for t in east] == [t[1] for t in utc] == [90.0]
+
+
+def test_eastern_time_follows_daylight_saving_from_the_publication_date():
+    body = "The vote is set for 10 a.m. ET on Friday."
+    assert _times(body, SUMMER)[0][1:3] == (840.0, "10:00-04:00")
+    assert _times(body, WINTER)[0][1:3] == (900.0, "10:00-05:00")
+    # No publication date: the offset of "ET" is unknown, so the time has no value.
+    assert _times(body, None)[0][1:3] == (None, "10:00")
+
+
+def test_local_times_are_kept_without_a_value():
+    assert _times("Officers arrived at 21:45 local time, according to the report.") == [
+        ("21:45 local time", None, "21:45", "exact", None, None, None, "time:event"),
+    ]
+    assert _times("The train left at 9.23pm and derailed 20 minutes later.")[0][:3] == (
+        "9.23pm",
+        None,
+        "21:23",
+    )
+
+
+def test_qualifiers_of_times():
+    rows = _times("Polls close before 8 p.m. GMT and results come shortly after midnight GMT.")
+    assert [(t[0], t[3], t[4], t[5]) for t in rows] == [
+        ("before 8 p.m. GMT", "up_to", None, 1200.0),
+        ("shortly after midnight GMT", "more_than", 0.0, None),
+    ]
+    assert _times("Talks ended just before noon BST.")[0][3:6] == ("almost", 645.0, 660.0)
+
+
+def test_clock_times_are_not_counts_and_bare_numbers_are_not_times():
+    claims = extract_claims("a1", "The quake struck at 0130 GMT, and polls close at 8 p.m.")
+    assert [(c.claim_text, c.kind) for c in claims] == [("0130 GMT", "time"), ("8 p.m.", "time")]
+    for body in (
+        "The team won 3:15 in overtime.",
+        "He left by 2019.",
+        "They met a midnight deadline.",
+        "About 1400 people came.",
+    ):
+        assert find_times(body, SUMMER) == [], body
+
+
+@given(
+    hour=st.integers(1, 12),
+    minute=st.integers(0, 59),
+    meridiem=st.sampled_from(["a.m.", "p.m.", "am", "PM"]),
+    zone=st.sampled_from(sorted(FIXED_ZONES)),
+)
+def test_any_twelve_hour_time_with_a_fixed_zone_round_trips(hour, minute, meridiem, zone):
+    stated = f"{hour}:{minute:02d} {meridiem} {zone}"
+    body = f"The meeting began at {stated} on Monday."
+    (claim,) = [c for c in extract_claims("a1", body, published_at=SUMMER) if c.kind == "time"]
+    local = (hour % 12 + (12 if meridiem.lower().startswith("p") else 0)) * 60 + minute
+    offset = utc_offset(zone, None)
+    assert claim.claim_text == stated == body[claim.char_start : claim.char_end]
+    assert claim.value == (local - offset) % 1440
+    assert claim.value_text == iso_time(local // 60, minute, offset)
+    assert claim.unit == "UTC" and claim.lower == claim.upper == claim.value
