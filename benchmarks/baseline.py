@@ -372,14 +372,14 @@ def _bands(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
         band, top = 0, None
         for c in nulls_first:
             if (
-                c["kind"] != "date"
+                c["kind"] not in ("date", "time")
                 and c["informative"]
                 and top is not None
                 and top > 0
                 and c["lo"] > MAGNITUDE_GAP * top
             ):
                 band += 1
-            if c["kind"] != "date" and c["informative"]:
+            if c["kind"] not in ("date", "time") and c["informative"]:
                 top = c["hi"] if top is None else max(top, c["hi"])
             banded[(*key, band)].append(c)
     return banded

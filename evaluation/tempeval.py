@@ -288,15 +288,48 @@ def timex_class(surface: str, value: str, kind: str) -> str:
 # ---------------------------------------------------------------------------- scoring
 
 
+# What may stand between a time and the date it is on, as one TIMEX3: "9 a.m. Tuesday",
+# "Tuesday at 9 a.m.", "4 a.m. EDT, Thursday".
+_TIME_DATE_GAP = re.compile(r"\s*(?:,|on|at)?\s*")
+
+
 def claim_predictions(doc: Document) -> list[Prediction]:
+    """Our date claims, and our time claims: a time next to a date claim is one TIMEX3 with
+    it (value 2000-04-06T04:00, the local time as stated); a time alone has no day, so no
+    value to compare."""
     from lake.silver.extract import extract_claims
 
     published = datetime(doc.dct.year, doc.dct.month, doc.dct.day) if doc.dct else None
-    return [
+    claims = extract_claims(doc.doc_id, doc.text, published_at=published)
+    dates = [c for c in claims if c.kind == "date"]
+    joined: set[str] = set()
+    predictions = []
+    for t in (c for c in claims if c.kind == "time"):
+        day = next(
+            (
+                d
+                for d in dates
+                if d.claim_id not in joined
+                and _TIME_DATE_GAP.fullmatch(
+                    doc.text[min(t.char_end, d.char_end) : max(t.char_start, d.char_start)]
+                )
+            ),
+            None,
+        )
+        if day is None:
+            predictions.append(Prediction(t.char_start, t.char_end, t.claim_text, None))
+            continue
+        joined.add(day.claim_id)
+        on = to_timex_value(day.date_start, day.date_end)
+        value = f"{on}T{t.value_text[:5]}" if on is not None and len(on) == 10 else None
+        start, end = min(t.char_start, day.char_start), max(t.char_end, day.char_end)
+        predictions.append(Prediction(start, end, doc.text[start:end], value))
+    predictions += [
         Prediction(c.char_start, c.char_end, c.claim_text, to_timex_value(c.date_start, c.date_end))
-        for c in extract_claims(doc.doc_id, doc.text, published_at=published)
-        if c.kind == "date"
+        for c in dates
+        if c.claim_id not in joined
     ]
+    return sorted(predictions, key=lambda p: p.start)
 
 
 def score(docs: list[Document]) -> dict:
@@ -410,7 +443,9 @@ def run(repo_path: str) -> dict:
 
 def _print_text(r: dict) -> None:
     print(f"== {r['set']}: {r['documents']} documents")
-    print(f"   gold DATE+TIME {r['n_gold_date_time']}, our date claims {r['n_pred_dates']}")
+    print(
+        f"   gold DATE+TIME {r['n_gold_date_time']}, our date and time claims {r['n_pred_dates']}"
+    )
     for key in ("strict", "relaxed", "value"):
         s = r[key]
         print(f"   {key:8s} P {s['P']:6.2f}  R {s['R']:6.2f}  F1 {s['F1']:6.2f}")

@@ -250,40 +250,49 @@ WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", 
 # Words that may stand capitalised right before a weekday without making it part of a name.
 BEFORE_A_DATE = {"on", "last", "this", "next", "early", "late", "by", "until", "since", "from"}
 # Time zone abbreviations as news writes them after a clock time ("9 a.m. EST Tuesday",
-# "0424 GMT Wednesday"): a capitalised word before a weekday that names no programme or event.
-TIME_ZONES = frozenset(
-    [
-        "GMT",
-        "UTC",
-        "ET",
-        "EST",
-        "EDT",
-        "CT",
-        "CST",
-        "CDT",
-        "MT",
-        "MST",
-        "MDT",
-        "PT",
-        "PST",
-        "PDT",
-        "AKST",
-        "AKDT",
-        "HST",
-        "BST",
-        "CET",
-        "CEST",
-        "EET",
-        "EEST",
-        "WET",
-        "WEST",
-        "IST",
-        "JST",
-        "KST",
-        "AEST",
-        "AEDT",
-    ]
-)
+# "0424 GMT Wednesday"), with their fixed offsets in minutes east of UTC. A capitalised word
+# before a weekday that is one of them names no programme or event (dates.py); times.py turns
+# a clock time in one into UTC.
+TIME_ZONE_OFFSETS = {
+    "GMT": 0,
+    "UTC": 0,
+    "WET": 0,
+    "WEST": 60,
+    "BST": 60,
+    "CET": 60,
+    "CEST": 120,
+    "EET": 120,
+    "EEST": 180,
+    "MSK": 180,
+    "HKT": 480,
+    "SGT": 480,
+    "JST": 540,
+    "KST": 540,
+    "AEST": 600,
+    "AEDT": 660,
+    "EST": -300,
+    "EDT": -240,
+    "CST": -360,
+    "CDT": -300,
+    "MST": -420,
+    "MDT": -360,
+    "PST": -480,
+    "PDT": -420,
+    "AKST": -540,
+    "AKDT": -480,
+    "HST": -600,
+}
+# Zones whose offset follows daylight saving: known only on a given day.
+DST_TIME_ZONES = {
+    "ET": "America/New_York",
+    "CT": "America/Chicago",
+    "MT": "America/Denver",
+    "PT": "America/Los_Angeles",
+}
+# "7 p.m. Eastern time": the zone as a word.
+TIME_ZONE_WORDS = {"eastern": "ET", "central": "CT", "mountain": "MT", "pacific": "PT"}
+# IST is India's, Ireland's or Israel's: a zone, but of no known offset.
+TIME_ZONES = frozenset([*TIME_ZONE_OFFSETS, *DST_TIME_ZONES, "IST"])
 # Irregular past tenses that date a weekday after them back ("said Thursday", "met Monday");
 # regular ones end in -ed.
 PAST_TENSE_VERBS = [

@@ -15,51 +15,15 @@ import re
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from lake.silver import lexicon as lx
 from lake.silver.quantities import Quantity, keep_longest, qualifier_before
 
-# Fixed offsets in minutes east of UTC.
-FIXED_ZONES = {
-    "UTC": 0,
-    "GMT": 0,
-    "BST": 60,
-    "CET": 60,
-    "CEST": 120,
-    "EET": 120,
-    "EEST": 180,
-    "MSK": 180,
-    "HKT": 480,
-    "SGT": 480,
-    "JST": 540,
-    "KST": 540,
-    "AEST": 600,
-    "AEDT": 660,
-    "EST": -300,
-    "EDT": -240,
-    "CST": -360,
-    "CDT": -300,
-    "MST": -420,
-    "MDT": -360,
-    "PST": -480,
-    "PDT": -420,
-    "AKST": -540,
-    "AKDT": -480,
-    "HST": -600,
-}
-# Zones whose offset follows daylight saving: known only with a reference date.
-DST_ZONES = {
-    "ET": "America/New_York",
-    "EASTERN": "America/New_York",
-    "CT": "America/Chicago",
-    "CENTRAL": "America/Chicago",
-    "MT": "America/Denver",
-    "MOUNTAIN": "America/Denver",
-    "PT": "America/Los_Angeles",
-    "PACIFIC": "America/Los_Angeles",
-}
-_ZONE_NAMES = "|".join(sorted({*FIXED_ZONES, "ET", "CT", "MT", "PT"}, key=len, reverse=True))
+_ZONE_NAMES = "|".join(sorted(lx.TIME_ZONES, key=len, reverse=True))
+_ZONE_WORDS = "|".join(w.capitalize() for w in lx.TIME_ZONE_WORDS)
 _ZONE = (
-    rf"(?:\s*(?P<zone>{_ZONE_NAMES})\b"
-    r"|\s+(?P<zone_word>Eastern|Central|Mountain|Pacific)(?:\s+(?:daylight|standard))?\s+time\b"
+    # Zones in capitals only, even where the clock is matched ignoring case: "9 p.m. west of"
+    rf"(?:\s*(?-i:(?P<zone>{_ZONE_NAMES}))\b"
+    rf"|\s+(?P<zone_word>{_ZONE_WORDS})(?:\s+(?:daylight|standard))?\s+time\b"
     r"|\s+(?P<local>local\s+time)\b)"
 )
 # "9:30 p.m.", "9.23pm", "9 a.m."; the meridiem's final dot is part of the time.
@@ -125,11 +89,12 @@ def find_times(sentence: str, reference: datetime | None = None) -> list[Quantit
 def utc_offset(zone: str, day: date | None) -> int | None:
     """Minutes east of UTC of a zone as written ("EDT", "ET", "Eastern"), on `day` for zones
     with daylight saving; None when that cannot be known."""
-    name = zone.upper()
-    if name in FIXED_ZONES:
-        return FIXED_ZONES[name]
-    if name in DST_ZONES and day is not None:
-        noon = datetime(day.year, day.month, day.day, 12, tzinfo=ZoneInfo(DST_ZONES[name]))
+    name = lx.TIME_ZONE_WORDS.get(zone.lower(), zone.upper())
+    if name in lx.TIME_ZONE_OFFSETS:
+        return lx.TIME_ZONE_OFFSETS[name]
+    if name in lx.DST_TIME_ZONES and day is not None:
+        zone_info = ZoneInfo(lx.DST_TIME_ZONES[name])
+        noon = datetime(day.year, day.month, day.day, 12, tzinfo=zone_info)
         offset = noon.utcoffset() or timedelta(0)
         return int(offset.total_seconds() // 60)
     return None

@@ -50,14 +50,16 @@ def seed_report(spark, seeded):
 
 @pytest.fixture(scope="module")
 def bad_batch(spark, seeded):
-    """Seed claims with three crafted faults, validated once: (ids, batch, report)."""
+    """Seed claims with four crafted faults, validated once: (ids, batch, report)."""
     lake, contracts, claims = seeded
     named = claims.where("attribution_kind = 'named_person'").first()["claim_id"]
     attributed = claims.where(f"attribution IS NOT NULL AND claim_id <> '{named}'").first()[
         "claim_id"
     ]
     span = claims.where(f"claim_id NOT IN ('{named}', '{attributed}')").first()["claim_id"]
-    ids = {"named": named, "span": span, "attributed": attributed}
+    others = f"claim_id NOT IN ('{named}', '{attributed}', '{span}')"
+    clock = claims.where(f"{others} AND qualifier = 'exact' AND kind = 'count'").first()["claim_id"]
+    ids = {"named": named, "span": span, "attributed": attributed, "clock": clock}
     batch = (
         claims.withColumn(
             "attribution",
@@ -69,6 +71,12 @@ def bad_batch(spark, seeded):
             "char_end",
             F.when(F.col("claim_id") == span, F.col("char_end") + 1).otherwise(F.col("char_end")),
         )
+        # A time of 25:00 UTC: minutes after midnight stop at 1,439.
+        .withColumn("kind", F.when(F.col("claim_id") == clock, "time").otherwise(F.col("kind")))
+        .withColumn("unit", F.when(F.col("claim_id") == clock, "UTC").otherwise(F.col("unit")))
+        .withColumn("value", F.when(F.col("claim_id") == clock, 1500.0).otherwise(F.col("value")))
+        .withColumn("lower", F.when(F.col("claim_id") == clock, 1500.0).otherwise(F.col("lower")))
+        .withColumn("upper", F.when(F.col("claim_id") == clock, 1500.0).otherwise(F.col("upper")))
         .persist()
     )
     report = validate(spark, lake, contracts["silver.claims"], batch, "c2", data_docs=False)
@@ -80,7 +88,7 @@ def test_every_rule_of_the_shipped_contract_passes_on_the_seeds(spark, seeded, s
     lake, contracts, claims = seeded
     report = seed_report
     assert [r.rule for r in report.failed()] == []
-    assert len(report.results) == 16
+    assert len(report.results) == 17
     assert {r.element_count for r in report.results} == {claims.count()}
     assert report.contract == "expectations/contracts/silver.claims.yml"
     assert report.data_docs is not None and report.data_docs.is_file()
@@ -106,10 +114,12 @@ def test_rows_breaking_quarantine_rules_are_split_off_by_rule(spark, seeded, bad
     ids, batch, report = bad_batch
     assert report.result("attribution_present").unexpected_count == 1
     assert report.result("span_matches_body").unexpected_count == 1
+    assert report.result("times_in_utc_minutes").unexpected_count == 1
     assert {r.rule for r in report.failed()} == {
         "attribution_present",
         "span_matches_body",
         "attribution_in_body",
+        "times_in_utc_minutes",
     }
     sample = report.result("span_matches_body").unexpected_sample
     assert [row["claim_id"] for row in sample] == [ids["span"]]
@@ -119,11 +129,12 @@ def test_rows_breaking_quarantine_rules_are_split_off_by_rule(spark, seeded, bad
     assert broken == {
         ids["named"]: ["attribution_present"],
         ids["span"]: ["span_matches_body"],
+        ids["clock"]: ["times_in_utc_minutes"],
     }
-    assert good.count() == claims.count() - 2
+    assert good.count() == claims.count() - 3
     assert good.columns == claims.columns
     stored = lake.read("silver.claims_quarantine").where(
-        F.col("claim_id").isin(ids["named"], ids["span"])
+        F.col("claim_id").isin(ids["named"], ids["span"], ids["clock"])
     )
     assert {r["claim_id"]: list(r["rules_broken"]) for r in stored.collect()} == broken
 
@@ -175,10 +186,10 @@ def test_results_of_every_rule_are_recorded(spark, seeded, seed_report, bad_batc
     record_results(spark, lake, seed_report, "c1")
     record_results(spark, lake, bad_batch[2], "c2")
     audit = lake.read(AUDIT_DQ_RESULTS.name)
-    # extract_new in the fixture already recorded its batch's 16 results under c1 (and the
+    # extract_new in the fixture already recorded its batch's 17 results under c1 (and the
     # fixture's ingest bronze's 8).
-    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 32
-    assert audit.where("run_id = 'c2'").count() == 16
+    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 34
+    assert audit.where("run_id = 'c2'").count() == 17
     rows = audit.collect()
     assert {(r["run_id"], r["passed"]) for r in rows} == {("c1", True), ("c2", True), ("c2", False)}
     span = next(r for r in rows if r["run_id"] == "c2" and r["rule"] == "span_matches_body")

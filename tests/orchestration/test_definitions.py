@@ -41,6 +41,7 @@ SILVER_CONTRACT_CHECKS = {
     "qualifier_allowed_values",
     "range_has_both_ends",
     "span_matches_body",
+    "times_in_utc_minutes",
 }
 
 # A rename shows up here in review.

@@ -100,3 +100,17 @@ def test_scoring_a_written_document():
     assert result["counts"]["relaxed"] == 2  # "yesterday" and the year
     assert result["counts"]["value_correct"] == 2  # 1998-02-12 and 1990
     assert result["missed_by_class"] == {}
+
+
+def test_a_time_next_to_a_date_is_one_timex_and_a_time_alone_has_no_value():
+    from evaluation.tempeval import claim_predictions
+
+    doc = parse_timeml(
+        '<DCT><TIMEX3 tid="t0" type="DATE" value="2000-04-07" functionInDocument="CREATION_TIME"/>'
+        "</DCT>\n<TEXT>The blast came at 4 a.m. EDT Thursday. Police arrived at 9:15 p.m.</TEXT>",
+        "d2",
+    )
+    assert [(p.text, p.value) for p in claim_predictions(doc)] == [
+        ("4 a.m. EDT Thursday", "2000-04-06T04:00"),
+        ("9:15 p.m.", None),
+    ]

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lake.silver.extract import extract_claims
-from lake.silver.times import FIXED_ZONES, find_times, iso_time, utc_offset
+from lake.silver.lexicon import TIME_ZONE_OFFSETS
+from lake.silver.times import find_times, iso_time, utc_offset
 
 SUMMER = datetime(2019, 5, 15, 14, 0, tzinfo=UTC)
 WINTER = datetime(2019, 1, 15, 14, 0, tzinfo=UTC)
@@ -83,13 +84,19 @@ def test_clock_times_are_not_counts_and_bare_numbers_are_not_times():
         "About 1400 people came.",
     ):
         assert find_times(body, SUMMER) == [], body
+    # A zone is written in capitals: "west" after a time is a direction, "Sgt." a rank.
+    assert [
+        (t.value_text, t.value)
+        for body in ("They met at 9 p.m. west of the city.", "At 9 a.m. Sgt. Lee left.")
+        for t in find_times(body, SUMMER)
+    ] == [("21:00", None), ("09:00", None)]
 
 
 @given(
     hour=st.integers(1, 12),
     minute=st.integers(0, 59),
     meridiem=st.sampled_from(["a.m.", "p.m.", "am", "PM"]),
-    zone=st.sampled_from(sorted(FIXED_ZONES)),
+    zone=st.sampled_from(sorted(TIME_ZONE_OFFSETS)),
 )
 def test_any_twelve_hour_time_with_a_fixed_zone_round_trips(hour, minute, meridiem, zone):
     stated = f"{hour}:{minute:02d} {meridiem} {zone}"
