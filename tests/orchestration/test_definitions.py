@@ -97,8 +97,8 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
     # dbt data tests on the marts (20; not the intermediate models' `internal` ones, which the
-    # pipeline's build leaves out) plus one check per contract rule (41, expectations/contracts/).
-    assert len(checks) == 61
+    # pipeline's build leaves out) plus one check per contract rule (42, expectations/contracts/).
+    assert len(checks) == 62
     assert not any(name.startswith("unique_int_") for _, name in checks)
     by_asset = {}
     for key, name in checks:
@@ -171,7 +171,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 61
+    assert len(checks) == 62
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS
@@ -230,7 +230,7 @@ def test_the_daily_validation_job_checks_every_contracted_table(spark, definitio
     recorded = (
         Lake(spark, warehouse).read("audit.dq_results").where(F.col("run_id") == result.run_id)
     )
-    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 41
+    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 42
 
 
 NEW_ARTICLE = (
