@@ -291,6 +291,15 @@ DST_TIME_ZONES = {
 }
 # "7 p.m. Eastern time": the zone as a word.
 TIME_ZONE_WORDS = {"eastern": "ET", "central": "CT", "mountain": "MT", "pacific": "PT"}
+# Words before a clock time that bound it ("before 10 a.m.", "shortly after midnight"; "just
+# before" is `almost`).
+TIME_QUALIFIERS = {
+    "after": "more_than",
+    "before": "up_to",
+    "by": "up_to",
+    "until": "up_to",
+    "till": "up_to",
+}
 # IST is India's, Ireland's or Israel's: a zone, but of no known offset.
 TIME_ZONES = frozenset([*TIME_ZONE_OFFSETS, *DST_TIME_ZONES, "IST"])
 # Irregular past tenses that date a weekday after them back ("said Thursday", "met Monday");

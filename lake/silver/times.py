@@ -47,13 +47,6 @@ _TIME_QUALIFIER = re.compile(
     r"\b(?P<q>(?:shortly|just|soon|right)\s+(?:after|before)|after|before|by|until|till)\s+$",
     re.IGNORECASE,
 )
-_TIME_QUALIFIERS = {
-    "after": "more_than",
-    "before": "up_to",
-    "by": "up_to",
-    "until": "up_to",
-    "till": "up_to",
-}
 # Minutes either side of an approximate time ("about 9:30 p.m.").
 APPROXIMATE_MINUTES = 15
 _DAY = 24 * 60
@@ -118,7 +111,7 @@ def _time(sentence: str, m: re.Match, hour: int, minute: int, day: date | None) 
     if qualifier == "exact" and q is not None:
         words = q.group("q").lower().split()
         just_before = words[0] == "just" and words[-1] == "before"
-        qualifier = "almost" if just_before else _TIME_QUALIFIERS[words[-1]]
+        qualifier = "almost" if just_before else lx.TIME_QUALIFIERS[words[-1]]
         span_start = max(0, start - 20) + q.start("q")
     local = hour * 60 + minute
     value = None if offset is None else float((local - offset) % _DAY)
