@@ -25,9 +25,9 @@ How the repository scores (evaluate_models.py, ``calculate_metrics``), reproduce
 Our Claim mapped to their quantity: value = ``claim.value``; a vague claim with no value
 ("dozens of") becomes the range (lower, upper), as a stated range would; date claims are
 dropped (the repository drops dates from the CCG tagger too: these sets have no gold dates).
-The unit: "percentage" for percents; for money the currency named in the claim's text ($,
-€, "yuan", ...: Claim has no currency field) in the repository's names ("dollar", "euro",
-"pound sterling"...); "count" for multipliers; otherwise the counted noun, singular, with
+The unit: "percentage" for percents; for money the claim's currency (its unit, an ISO 4217
+code) in the repository's names ("dollar", "euro", "pound sterling"...); "count" for
+multipliers; otherwise the counted noun, singular, with
 measurement abbreviations spelled out ("km" -> "kilometre"); "-" when there is none; rates
 add " per <period>". In the age set "year"/"month"/... become "year of age" etc., as the
 repository does for every baseline there.
@@ -168,33 +168,19 @@ def prf(tp: int, n_gold: int, n_pred: int) -> dict[str, float]:
 
 # ---------------------------------------------------------------------------- our claims
 
-_CURRENCY_CODES = {
+# The claim's currency (its unit, ISO 4217) in the repository's unit names.
+_CURRENCY_NAMES = {
     "USD": "dollar",
     "EUR": "euro",
     "GBP": "pound sterling",
     "JPY": "japanese yen",
     "INR": "rupee",
     "CNY": "chinese yuan",
+    "AUD": "australian dollar",
+    "CAD": "canadian dollar",
+    "CHF": "swiss franc",
+    "SEK": "swedish krona",
 }
-_CURRENCY_SURFACES = [  # longest first: "us$" before "$"
-    ("us$", "USD"),
-    ("$", "USD"),
-    ("€", "EUR"),
-    ("£", "GBP"),
-    ("¥", "JPY"),
-    ("dollar", "USD"),
-    ("euro", "EUR"),
-    ("pound", "GBP"),
-    ("yen", "JPY"),
-    ("rupee", "INR"),
-    ("yuan", "CNY"),
-    ("usd", "USD"),
-    ("eur", "EUR"),
-    ("gbp", "GBP"),
-    ("jpy", "JPY"),
-    ("inr", "INR"),
-    ("cny", "CNY"),
-]
 # Measurement words and abbreviations, in the repository's (British) unit names.
 _UNIT_NAMES = {
     "km": "kilometre",
@@ -271,14 +257,6 @@ def singular(word: str) -> str:
     return word
 
 
-def currency_of(text: str) -> str | None:
-    low = text.lower()
-    for surface, code in _CURRENCY_SURFACES:
-        if surface in low:
-            return _CURRENCY_CODES[code]
-    return None
-
-
 def claim_unit(kind: str, unit: str | None, per: str | None, text: str, set_name: str) -> str:
     """Our claim's unit in the repository's normalized unit names."""
     age = _AGE.search(text)
@@ -289,7 +267,7 @@ def claim_unit(kind: str, unit: str | None, per: str | None, text: str, set_name
     elif age and kind in ("count", "rate"):
         name = f"{age.group(1).lower()} of age"
     elif kind == "money":
-        name = currency_of(text) or "-"
+        name = _CURRENCY_NAMES.get(unit or "", "-")
     elif kind == "ratio":
         name = "count"
     elif unit:

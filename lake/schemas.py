@@ -184,7 +184,7 @@ _CLAIM_FIELDS = [
         StringType(),
         True,
         "normalized plural noun; a duration's or age's time unit as stated (days, months...); "
-        "UTC for a time whose value is in UTC",
+        "UTC for a time whose value is in UTC; money's ISO 4217 currency code when stated (USD)",
     ),
     _f("per", StringType(), True, "period of a rate"),
     _f("subject", StringType(), True, "the counted noun phrase as written"),

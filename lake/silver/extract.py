@@ -19,7 +19,7 @@ from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 from lake.silver.times import find_times
 
-EXTRACTOR_VERSION = "0.8.0"
+EXTRACTOR_VERSION = "0.9.0"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200
@@ -247,7 +247,8 @@ def _quantity_claim(
         q.lower,
         q.upper,
         q.qualifier,
-        q.unit,
+        # Money's unit is its currency (ISO 4217), when the text names one.
+        q.currency if q.kind == "money" and q.currency else q.unit,
         q.per,
         q.subject,
         key,

@@ -40,6 +40,11 @@ SCALES = {
     "million": 1_000_000,
     "billion": 1_000_000_000,
     "trillion": 1_000_000_000_000,
+    # South Asian scales: "35 lakh rupees", "2 crore".
+    "lakh": 100_000,
+    "lakhs": 100_000,
+    "crore": 10_000_000,
+    "crores": 10_000_000,
 }
 SCALE_ABBREVIATIONS = {
     "k": 1_000,
@@ -178,8 +183,12 @@ CURRENCY_CODES = (
     "USD", "EUR", "GBP", "JPY", "CNY", "CHF", "CAD", "AUD", "NZD", "INR", "HKD", "SGD", "KRW",
     "RUB", "BRL", "MXN", "SEK", "NOK", "DKK", "ZAR", "TRY",
 )  # fmt: skip
+# A scale letter before a currency code, as financial reports write it: "MUSD 30", "120 MEUR",
+# "KSEK 500" (case-sensitive: "musd" is not a code).
+CURRENCY_CODE_SCALES = {"M": 1_000_000, "K": 1_000}
 CURRENCY_SYMBOLS = {
     "$": "USD",
+    "元": "CNY",
     "US$": "USD",
     "€": "EUR",
     "£": "GBP",
@@ -197,6 +206,11 @@ CURRENCY_WORDS = {
     "rupees": "INR",
     "yuan": "CNY",
 }
+# Currencies whose hundredth has a name: "3 dollars 50 cents" is 3.50, "15 euros 50" 15.50.
+CENT_CURRENCIES = frozenset(
+    ["USD", "EUR", "GBP", "CAD", "AUD", "NZD", "HKD", "SGD", "CHF", "INR", "ZAR", "MXN", "BRL"]
+)
+SUBUNIT_WORDS = frozenset(["cent", "cents", "pence", "penny", "pennies", "p"])
 
 # Plural nouns that do not end in "s": "2012 people" counts people, it is not a year.
 PLURAL_NOUNS = frozenset(
@@ -354,6 +368,22 @@ NP_STOPWORDS = {
     "onto",
     "over",
     "under",
+    "along",
+    "near",
+    "beside",
+    "behind",
+    "beyond",
+    "above",
+    "below",
+    "beneath",
+    "within",
+    "amid",
+    "despite",
+    "inside",
+    "outside",
+    "upon",
+    "via",
+    "throughout",
     "per",
     "each",
     "every",
@@ -674,6 +704,13 @@ ATTACHED_UNITS = {
     "kw": "kilowatts",
     "kwh": "kilowatt-hours",
     "mph": "miles per hour",
+    "kph": "kilometers per hour",
+    "kmph": "kilometers per hour",
+    "km/h": "kilometers per hour",
+    "m2": "square meters",
+    "m²": "square meters",
+    "km2": "square kilometers",
+    "km²": "square kilometers",
     "°": "degrees",
     "°f": "degrees",
     "°c": "degrees",
@@ -701,6 +738,19 @@ FRACTION_WORDS = {
 NOT_A_SHARE_BEFORE = {"the", "first", "second", "third", "fourth", "last", "final", "other"}
 # Words after a unit that say which dimension it measures: "ten miles long" counts miles.
 DIMENSION_WORDS = {"long", "wide", "tall", "high", "deep", "thick", "across"}
+# Fractions written as one character: "½ teaspoon", "2¾ miles".
+VULGAR_FRACTIONS = {
+    "½": 1 / 2,
+    "⅓": 1 / 3,
+    "⅔": 2 / 3,
+    "¼": 1 / 4,
+    "¾": 3 / 4,
+    "⅕": 1 / 5,
+    "⅛": 1 / 8,
+    "⅜": 3 / 8,
+    "⅝": 5 / 8,
+    "⅞": 7 / 8,
+}
 # Heads that stand for the noun before them: "arrest numbers" -> arrests.
 PLACEHOLDER_HEADS = {
     "numbers",

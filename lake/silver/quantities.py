@@ -26,17 +26,49 @@ WORD_NUMBER = (
 _WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b")
 _WORD_NUMBER_ANY_CASE = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
 _CODES = "|".join(lx.CURRENCY_CODES)
+# A currency code, with the scale letter financial reports put before it ("MUSD").
+_CODE = rf"(?-i:[{''.join(lx.CURRENCY_CODE_SCALES)}]?(?:{_CODES}))"
+_CODE_PARTS = re.compile(rf"(?P<scale>[{''.join(lx.CURRENCY_CODE_SCALES)}])?(?P<code>{_CODES})")
+_SCALE_WORDS = "|".join(sorted((w for w in lx.SCALES if w != "hundred"), key=len, reverse=True))
 # At most 18 digits before the point: a longer run is an identifier or noise, not a figure
-# (and would overflow a float).
+# (and would overflow a float). Digits group in threes, or in twos before the last three
+# (South Asian: "12,34,567").
 _DIGITS = re.compile(
-    rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥|(?-i:{_CODES}))\s?)?"
-    r"(?P<num>\d{1,3}(?:,\d{3}){1,5}(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
-    rf"(?P<cur_after>(?-i:{_CODES}))?"
+    rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥|{_CODE})\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3}){1,5}(?:\.\d{1,9})?|\d{1,2}(?:,\d\d)+,\d{3}(?:\.\d{1,9})?"
+    r"|\d{1,15}(?:\.\d{1,9})?)"
+    rf"(?:\s?(?P<cur_after>{_CODE}\b|元))?"
     r"(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|-[A-Za-z\d])"
-    r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
+    rf"(?:\s(?P<scale>{_SCALE_WORDS})\b)?"
+    rf"(?:\s(?P<cur_end>{_CODE})\b)?"
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
     re.IGNORECASE,
 )
+# "1.8m tall": metres, not millions.
+_METRES_AFTER = re.compile(rf"\s+(?:{'|'.join(sorted(lx.DIMENSION_WORDS))})\b", re.IGNORECASE)
+_VULGAR = re.compile(
+    rf"(?<![\w.,:/#-])(?P<whole>\d{{1,3}})?(?P<frac>[{''.join(lx.VULGAR_FRACTIONS)}])"
+)
+# The hundredths after an amount in whole units: "3 dollars 50 cents", "$15 and 50 cents",
+# "17 USD 25." (no subunit word: only at the end of the phrase).
+_SUBUNIT_GAP = re.compile(r"^\s*(?:and\s+)?$", re.IGNORECASE)
+_SUBUNIT_AFTER = re.compile(
+    r"\s+(?P<sub>"
+    + "|".join(sorted(lx.SUBUNIT_WORDS, key=len, reverse=True))
+    + r")\b|(?=\s*(?:(?:more|less|extra)\b|[.,;:!?)]|$))",
+    re.IGNORECASE,
+)
+# "one" is a count when a unit follows it ("one mile", "a one-yen bid", "one penny").
+_ONE_UNITS = sorted(
+    {
+        *(w for w in lx.CURRENCY_WORDS if w.upper() not in lx.CURRENCY_CODES),
+        *lx.SUBUNIT_WORDS - {"p"},
+        *(w for w in lx.ATTACHED_UNITS if w.isalpha() and len(w) > 2),
+    },
+    key=len,
+    reverse=True,
+)
+_ONE_UNIT_AFTER = re.compile(rf"[\s-](?:{'|'.join(_ONE_UNITS)})\b", re.IGNORECASE)
 _ATTACHED_UNIT = re.compile(
     r"(?<![\w.,:/#-])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
     r"(?:-|(?=[a-z°]))(?P<unit>"
@@ -228,9 +260,20 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     for m in _DIGITS.finditer(sentence):
         number = float(m.group("num").replace(",", ""))
         scale = m.group("scale") or m.group("scale_tight")
+        currency = m.group("cur") or m.group("cur_after") or m.group("cur_end")
+        if currency and (code := _CODE_PARTS.fullmatch(currency)):
+            currency = code.group("code")
+            number *= lx.CURRENCY_CODE_SCALES.get(code.group("scale") or "", 1)
+        if (
+            scale
+            and scale.lower() == "m"
+            and not currency
+            and _METRES_AFTER.match(sentence, m.end())
+        ):
+            found.append(_mention(m.start("num"), m.end(), "count", number, unit="meters"))
+            continue
         if scale:
             number *= lx.SCALES.get(scale.lower()) or lx.SCALE_ABBREVIATIONS[scale.lower()]
-        currency = m.group("cur") or m.group("cur_after")
         kind = "percent" if m.group("pct") else "money" if currency else "count"
         begin = m.start() if m.group("cur") else m.start("num")
         found.append(
@@ -257,6 +300,9 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
             found.append(
                 _mention(m.start(), m.end(), "ratio" if share else "count", round(value, 4))
             )
+    for m in _VULGAR.finditer(sentence) if any(c in sentence for c in lx.VULGAR_FRACTIONS) else ():
+        value = int(m.group("whole") or 0) + lx.VULGAR_FRACTIONS[m.group("frac")]
+        found.append(_mention(m.start(), m.end(), "count", round(value, 4)))
     found.extend(_fractions_in_words(sentence))
     if "-" in sentence or "–" in sentence:
         found.extend(_digit_ranges(sentence))
@@ -272,7 +318,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
             continue  # "7-Eleven"
         if is_name_word(sentence, m.start()):
             continue  # a capitalised number word mid-sentence is a name
-        if m.group(0).lower() == "one":
+        if m.group(0).lower() == "one" and not _ONE_UNIT_AFTER.match(sentence, m.end()):
             continue  # "one of them", "one official": a pronoun far more often than a count
         value = words_to_number(m.group(0))
         if value is None:
@@ -550,6 +596,7 @@ def _is_identifier(sentence: str, q: Quantity) -> bool:
         and name.group("word").lower() not in lx.MONTHS
         and name.group("word").lower() not in lx.WEEKDAYS
         and name.group("word").lower() not in lx.QUALIFIERS  # "— Approximately 680 evacuees"
+        and not _CODE_PARTS.fullmatch(name.group("word"))  # "17 USD 25": cents, not a name
     )
 
 
@@ -667,10 +714,19 @@ def find_quantities(sentence: str) -> list[Quantity]:
                 q.end = np_end
             if q.kind == "count" and (next_word := _next_word(sentence, q.number_end)):
                 currency = lx.CURRENCY_WORDS.get(next_word.lower())
+                if code := _CODE_PARTS.fullmatch(next_word):  # "twenty MUSD"
+                    currency = code.group("code")
+                    if code.group("scale") and q.value is not None:
+                        q.value *= lx.CURRENCY_CODE_SCALES[code.group("scale")]
+                        q.value_text = format_number(q.value)
+                        q.lower, q.upper = bounds(q.qualifier, q.value)
                 if q.qualifier == "vague" and unit:
                     currency = currency or lx.CURRENCY_WORDS.get(unit)  # "millions of dollars"
                 if currency:
                     q.kind, q.currency, q.unit = "money", currency, None
+                    # "twenty MUSD", "a one-yen bid": the currency is part of the amount
+                    named = sentence.index(next_word, q.number_end) + len(next_word)
+                    q.end = max(q.end, named)
             if q.kind == "money" and q.unit in lx.CURRENCY_WORDS:
                 q.unit = None  # "$3 million dollars"
         elif q.kind == "percent":
@@ -709,9 +765,42 @@ def find_quantities(sentence: str) -> list[Quantity]:
         if q.per and q.kind == "count":
             q.kind = "rate"
         result.append(q)
-    result = _join_ranges(sentence, result)
+    result = _join_subunits(sentence, _join_ranges(sentence, result))
     _inherit_units(result)
     return result
+
+
+def _join_subunits(sentence: str, found: list[Quantity]) -> list[Quantity]:
+    """An amount in whole units and its hundredths are one amount: "3 dollars 50 cents",
+    "thirteen dollars and forty-five cents", "17 USD 25."."""
+    out: list[Quantity] = []
+    for q in found:
+        a = out[-1] if out else None
+        after = _SUBUNIT_AFTER.match(sentence, q.number_end)
+        if (
+            a is None
+            or a.kind != "money"
+            or a.currency not in lx.CENT_CURRENCIES
+            or a.qualifier not in ("exact", "approximate")
+            or a.value is None
+            or a.value != int(a.value)
+            or _scale(sentence[a.number_start : a.end]) != 1.0
+            or q.kind != "count"
+            or q.qualifier != "exact"
+            or q.value is None
+            or not (1 <= q.value <= 99 and q.value == int(q.value))
+            or _SUBUNIT_GAP.match(sentence[a.end : q.number_start]) is None
+            or after is None
+        ):
+            out.append(q)
+            continue
+        a.value += q.value / 100
+        a.value_text = format_number(round(a.value, 2))
+        a.lower, a.upper = bounds(a.qualifier, a.value)
+        a.end = a.number_end = q.number_end + (
+            after.end() - after.start() if after.group("sub") else 0
+        )
+    return out
 
 
 _SOURCE_AFTER = re.compile(
@@ -740,7 +829,7 @@ def _counts_sources(sentence: str, q: Quantity) -> bool:
 
 
 def _next_word(sentence: str, end: int) -> str | None:
-    m = re.match(r"\s+([A-Za-z]+)", sentence[end:])
+    m = re.match(r"(?:\s+|-)([A-Za-z]+)", sentence[end:])
     return m.group(1) if m else None
 
 

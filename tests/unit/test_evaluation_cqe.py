@@ -55,8 +55,9 @@ def test_prf_rounds_like_the_repository_and_survives_no_predictions():
     "kind, unit, per, text, set_name, expected",
     [
         ("percent", "percent", None, "12%", "currency", "percentage"),
-        ("money", None, None, "$3 million", "currency", "dollar"),
-        ("money", None, None, "€15", "currency", "euro"),
+        ("money", "USD", None, "$3 million", "currency", "dollar"),
+        ("money", "EUR", None, "€15", "currency", "euro"),
+        ("money", None, None, "15 credits", "currency", "-"),
         ("count", "miles", None, "ten miles", "dimension", "mile"),
         ("count", "km", None, "5 km", "dimension", "kilometre"),
         ("count", "old", None, "seven years old", "age", "year of age"),

@@ -115,7 +115,7 @@ def test_sources_counts_are_not_claims():
             "money",
             3_500_000,
             "exact",
-            None,
+            "USD",
         ),
         (
             "Nearly two hundred protesters gathered downtown.",

@@ -43,7 +43,7 @@ def claims_of(text: str) -> list:
             "money",
             3e6,
             4e6,
-            None,
+            "USD",
             "3000000-4000000",
             "costs",
         ),

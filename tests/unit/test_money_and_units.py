@@ -1,0 +1,142 @@
+"""Amounts with their subunits, scaled currency codes, South Asian scales, units glued to
+their number, metres written "m", one-character fractions and "one" before a unit, on
+sentences written for these tests (not from any labelled set, not from the generator's word
+lists)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lake.silver.extract import extract_claims
+from lake.silver.quantities import find_quantities
+
+
+def claims_of(text: str) -> list[tuple]:
+    return [(c.claim_text, c.kind, c.value, c.unit) for c in extract_claims("a1", text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An amount and its hundredths: one amount.
+        (
+            "The ferry ticket cost 4 dollars 75 cents last summer.",
+            [("4 dollars 75 cents", "money", 4.75, "USD")],
+        ),
+        (
+            "A coffee there now costs six euros and twenty cents.",
+            [("six euros and twenty cents", "money", 6.2, "EUR")],
+        ),
+        (
+            "Members of the club will pay 12 USD 40.",
+            [("12 USD 40", "money", 12.4, "USD")],
+        ),
+        # Not hundredths: a count of its own after "and", a scaled amount, a second amount.
+        (
+            "He paid $15 and 20 volunteers paid nothing.",
+            [("$15", "money", 15.0, "USD"), ("20 volunteers", "count", 20.0, "volunteers")],
+        ),
+        (
+            "The fund lost $3 million and 40 jobs.",
+            [("$3 million", "money", 3_000_000.0, "USD"), ("40 jobs", "count", 40.0, "jobs")],
+        ),
+        # Scale letters on currency codes, and scale words after them.
+        (
+            "Operating profit reached MSEK 310 in the quarter.",
+            [("MSEK 310", "money", 310_000_000.0, "SEK")],
+        ),
+        (
+            "The insurer set aside 75 EUR million for storm damage.",
+            [("75 EUR million", "money", 75_000_000.0, "EUR")],
+        ),
+        (
+            "The port paid 40 million USD for the cranes.",
+            [("40 million USD", "money", 40_000_000.0, "USD")],
+        ),
+        # South Asian scales and digit grouping.
+        (
+            "The farmers' union sought 25 lakh rupees in relief.",
+            [("25 lakh rupees", "money", 2_500_000.0, "INR")],
+        ),
+        (
+            "The municipality spent 3 crore rupees on drains.",
+            [("3 crore rupees", "money", 30_000_000.0, "INR")],
+        ),
+        (
+            "The contractor billed 45,60,000 rupees for the bridge.",
+            [("45,60,000 rupees", "money", 4_560_000.0, "INR")],
+        ),
+        # Units glued to their number.
+        (
+            "Trucks are limited to 30kph on the bridge.",
+            [("30kph", "count", 30.0, "kilometers per hour")],
+        ),
+        (
+            "The new warehouse covers 8500m2 near the port.",
+            [("8500m2", "count", 8500.0, "square meters")],
+        ),
+        # "m" after a number: metres before a dimension word, else millions.
+        (
+            "The sea wall is 4.5m high and cost £12m.",
+            [("4.5m high", "count", 4.5, "meters"), ("£12m", "money", 12_000_000.0, "GBP")],
+        ),
+        # One-character fractions.
+        (
+            "Rain left 2½ inches of water in the square.",
+            [("2½ inches", "count", 2.5, "inches")],
+        ),
+        # "one" before a unit is a count; elsewhere a pronoun.
+        (
+            "The crowd stretched for one mile along the river.",
+            [("one mile", "count", 1.0, "miles")],
+        ),
+        ("One of the organisers said no one was hurt.", []),
+    ],
+)
+def test_amounts_and_units(text, expected):
+    assert claims_of(text) == expected
+
+
+@given(
+    whole=st.integers(min_value=1, max_value=999_999),
+    cents=st.integers(min_value=1, max_value=99),
+    form=st.sampled_from(
+        ["{w} dollars {c} cents", "{w} dollars and {c} cents", "${w} and {c} cents", "{w} USD {c}"]
+    ),
+)
+def test_an_amount_and_its_cents_are_one_amount(whole, cents, form):
+    written = form.format(w=f"{whole:,}", c=cents)
+    found = find_quantities(f"The bill came to {written}.")
+    assert [(q.kind, q.value, q.currency) for q in found] == [("money", whole + cents / 100, "USD")]
+
+
+def _grouped_in_lakhs(n: int) -> str:
+    """12,34,567: the last three digits, then groups of two."""
+    digits = str(n)
+    head, tail = digits[:-3], digits[-3:]
+    pairs = []
+    while len(head) > 2:
+        head, pair = head[:-2], head[-2:]
+        pairs.insert(0, pair)
+    return ",".join([head, *pairs, tail])
+
+
+@given(st.integers(min_value=100_000, max_value=99_99_99_999))
+def test_numbers_grouped_in_lakhs_read_whole(n):
+    found = find_quantities(f"The scheme cost {_grouped_in_lakhs(n)} rupees.")
+    assert [(q.kind, q.value, q.currency) for q in found] == [("money", float(n), "INR")]
+
+
+@given(
+    value=st.integers(min_value=1, max_value=9_999),
+    code=st.sampled_from(["USD", "EUR", "GBP", "SEK", "NOK"]),
+    letter=st.sampled_from(["M", "K"]),
+    before=st.booleans(),
+)
+def test_a_scale_letter_on_a_currency_code_scales_the_amount(value, code, letter, before):
+    written = f"{letter}{code} {value}" if before else f"{value} {letter}{code}"
+    found = find_quantities(f"Sales reached {written} last year.")
+    scale = 1_000_000 if letter == "M" else 1_000
+    assert [(q.kind, q.value, q.currency) for q in found] == [("money", value * scale, code)]
