@@ -90,16 +90,18 @@ def outlets_in(text: str) -> list[str]:
     return [m.group("name").strip() for m in _OUTLET.finditer(text) if m.group("name")[0].isupper()]
 
 
+_SUFFIXED_OUTLET = re.compile(
+    r"(?:[A-Z][\w&.’']*(?:\s+|-)){0,3}(?:"
+    + "|".join(s.capitalize() for s in lx.OUTLET_SUFFIXES)
+    + r")"
+)
+
+
 def is_outlet(text: str, known: list[str]) -> bool:
     bare = re.sub(r"^the\s+", "", text.strip(), flags=re.I)
     if _KNOWN_OUTLET.fullmatch(bare):
         return True
-    if re.fullmatch(
-        r"(?:[A-Z][\w&.’']*(?:\s+|-)){0,3}(?:"
-        + "|".join(s.capitalize() for s in lx.OUTLET_SUFFIXES)
-        + r")",
-        bare,
-    ):
+    if _SUFFIXED_OUTLET.fullmatch(bare):
         return True
     return any(k.lower() == bare.lower() or k.lower().endswith(" " + bare.lower()) for k in known)
 

@@ -34,9 +34,10 @@ _SCALE_WORDS = "|".join(sorted((w for w in lx.SCALES if w != "hundred"), key=len
 # (and would overflow a float). Digits group in threes, or in twos before the last three
 # (South Asian: "12,34,567").
 _DIGITS = re.compile(
-    rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥|{_CODE})\s?)?"
+    r"(?<![\w.,:/#-])(?:(?P<sign>[-−]|minus\s)\s?)?"
+    rf"(?:(?P<cur>US\$|\$|€|£|¥|{_CODE})\s?)?"
     r"(?P<num>\d{1,3}(?:,\d{3}){1,5}(?:\.\d{1,9})?|\d{1,2}(?:,\d\d)+,\d{3}(?:\.\d{1,9})?"
-    r"|\d{1,15}(?:\.\d{1,9})?)"
+    r"|\d{1,3}(?:,\s000){1,4}(?!\d)|\d{1,15}(?:\.\d{1,9})?)"
     rf"(?:\s?(?P<cur_after>{_CODE}\b|元))?"
     r"(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|-[A-Za-z\d])"
     rf"(?:\s(?P<scale>{_SCALE_WORDS})\b)?"
@@ -44,6 +45,10 @@ _DIGITS = re.compile(
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
     re.IGNORECASE,
 )
+# A minus sign is read only where a negative value is usual: temperatures and percents
+# ("-5 degrees", "minus 20°C", "-0.4%"); elsewhere "-" is a dash.
+_DEGREES_AFTER = re.compile(r"\s?(?:°|degrees?\b)", re.IGNORECASE)
+_GLUED_DEGREES = re.compile(r"°[cf]?(?![\w°])", re.IGNORECASE)
 # "1.8m tall": metres, not millions.
 _METRES_AFTER = re.compile(rf"\s+(?:{'|'.join(sorted(lx.DIMENSION_WORDS))})\b", re.IGNORECASE)
 _VULGAR = re.compile(
@@ -229,7 +234,8 @@ def format_number(value: float) -> str:
 
 
 def bounds(qualifier: str, value: float) -> tuple[float | None, float | None]:
-    return {
+    """The interval a qualifier implies; "about -5" is -5.5 to -4.5, lower end first."""
+    low, high = {
         "exact": (value, value),
         "approximate": (value * 0.9, value * 1.1),
         "almost": (value * 0.9, value),
@@ -237,6 +243,9 @@ def bounds(qualifier: str, value: float) -> tuple[float | None, float | None]:
         "at_least": (value, None),
         "more_than": (value, None),
     }[qualifier]
+    if low is not None and high is not None and low > high:
+        low, high = high, low
+    return low, high
 
 
 def qualifier_before(sentence: str, start: int) -> tuple[str, int]:
@@ -258,7 +267,21 @@ def _mention(start: int, end: int, kind: str, value: float, **extra) -> Quantity
 def _raw_mentions(sentence: str) -> list[Quantity]:
     found: list[Quantity] = []
     for m in _DIGITS.finditer(sentence):
-        number = float(m.group("num").replace(",", ""))
+        # "10, 000": a thousands group split by a space ("000" alone is never a figure).
+        number = float(re.sub(r"[,\s]", "", m.group("num")))
+        signed = bool(m.group("sign"))
+        if signed:
+            glued = _GLUED_DEGREES.match(sentence, m.end("num"))  # "minus 5°C", "-5°F"
+            if glued:
+                unit = lx.ATTACHED_UNITS[glued.group(0).lower()]
+                found.append(_mention(m.start(), glued.end(), "count", -number, unit=unit))
+                continue
+            if m.group("pct") or _DEGREES_AFTER.match(sentence, m.end()):
+                number = -number
+            elif m.end("sign") == m.start("num"):
+                continue  # "10 -15": a dash
+            else:
+                signed = False  # "40 - 50": a dash, then the number
         scale = m.group("scale") or m.group("scale_tight")
         currency = m.group("cur") or m.group("cur_after") or m.group("cur_end")
         if currency and (code := _CODE_PARTS.fullmatch(currency)):
@@ -275,7 +298,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if scale:
             number *= lx.SCALES.get(scale.lower()) or lx.SCALE_ABBREVIATIONS[scale.lower()]
         kind = "percent" if m.group("pct") else "money" if currency else "count"
-        begin = m.start() if m.group("cur") else m.start("num")
+        begin = m.start() if signed else m.start("cur") if m.group("cur") else m.start("num")
         found.append(
             _mention(
                 begin,
@@ -303,10 +326,10 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     for m in _VULGAR.finditer(sentence) if any(c in sentence for c in lx.VULGAR_FRACTIONS) else ():
         value = int(m.group("whole") or 0) + lx.VULGAR_FRACTIONS[m.group("frac")]
         found.append(_mention(m.start(), m.end(), "count", round(value, 4)))
-    found.extend(_fractions_in_words(sentence))
+    lowered = sentence.lower()
+    found.extend(_fractions_in_words(sentence, lowered))
     if "-" in sentence or "–" in sentence:
         found.extend(_digit_ranges(sentence))
-    lowered = sentence.lower()
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
     words = (
         _WORD_NUMBER.finditer(lowered)
@@ -389,10 +412,12 @@ def _fraction_value(words: str) -> float:
     return lx.FRACTION_WORDS["a quarter" if words == "quarter" else words]
 
 
-def _fractions_in_words(sentence: str) -> list[Quantity]:
+def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
     """ "half a million" -> 500,000 (count); "two-thirds of voters" -> 0.667 (ratio)."""
-    found = []
-    for m in _SCALED_FRACTION.finditer(sentence):
+    found: list[Quantity] = []
+    # Both patterns try every word of the sentence; most sentences lack the words they need.
+    scaled = any(scale in lowered for scale in ("thousand", "million", "billion", "trillion"))
+    for m in _SCALED_FRACTION.finditer(sentence) if scaled else ():
         if m.group("frac"):
             whole = _number_text(m.group("whole")) if m.group("whole") else 0.0
             fraction, scale = _fraction_value(m.group("frac")), m.group("scale")
@@ -402,7 +427,7 @@ def _fractions_in_words(sentence: str) -> list[Quantity]:
             continue
         value = (whole + fraction) * lx.SCALES[scale.lower()]
         found.append(_mention(m.start(), m.end(), "count", value))
-    for m in _SHARE.finditer(sentence):
+    for m in _SHARE.finditer(sentence) if "of" in lowered else ():
         before = _WORD_BEFORE.search(sentence, 0, m.start())
         if before and before.group(1).lower() in lx.NOT_A_SHARE_BEFORE:
             continue  # "the second half of the year"

@@ -1,7 +1,7 @@
 """Amounts with their subunits, scaled currency codes, South Asian scales, units glued to
-their number, metres written "m", one-character fractions and "one" before a unit, on
-sentences written for these tests (not from any labelled set, not from the generator's word
-lists)."""
+their number, metres written "m", one-character fractions, "one" before a unit, negative
+temperatures and percents, and thousands split by a space, on sentences written for these
+tests (not from any labelled set, not from the generator's word lists)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lake.silver.extract import extract_claims
-from lake.silver.quantities import find_quantities
+from lake.silver.quantities import bounds, find_quantities
 
 
 def claims_of(text: str) -> list[tuple]:
@@ -93,6 +93,28 @@ def claims_of(text: str) -> list[tuple]:
             [("one mile", "count", 1.0, "miles")],
         ),
         ("One of the organisers said no one was hurt.", []),
+        # A minus sign where negative values are usual; elsewhere a dash.
+        (
+            "Overnight lows fell to -12 degrees in the valley.",
+            [("-12 degrees", "count", -12.0, "degrees")],
+        ),
+        (
+            "It was minus 7°C at the summit and growth was -0.4% in the quarter.",
+            [
+                ("minus 7°C", "count", -7.0, "degrees"),
+                ("-0.4%", "percent", -0.4, "percent"),
+            ],
+        ),
+        ("Chapters 3 -9 were rewritten.", [("3", "count", 3.0, None)]),
+        # "000" alone is never a figure: "12, 000" is twelve thousand.
+        (
+            "Police said 12, 000 marchers filled the square.",
+            [("12, 000 marchers", "count", 12_000.0, "marchers")],
+        ),
+        (
+            "On March 5, 200 people marched.",
+            [("March 5", "date", None, None), ("200 people", "count", 200.0, "people")],
+        ),
     ],
 )
 def test_amounts_and_units(text, expected):
@@ -140,3 +162,12 @@ def test_a_scale_letter_on_a_currency_code_scales_the_amount(value, code, letter
     found = find_quantities(f"Sales reached {written} last year.")
     scale = 1_000_000 if letter == "M" else 1_000
     assert [(q.kind, q.value, q.currency) for q in found] == [("money", value * scale, code)]
+
+
+@given(
+    value=st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False),
+    qualifier=st.sampled_from(["exact", "approximate", "almost"]),
+)
+def test_bounds_run_low_to_high_and_hold_the_value(value, qualifier):
+    low, high = bounds(qualifier, value)
+    assert low <= value <= high
