@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from datetime import time
 from pathlib import Path
 
 import yaml
@@ -175,9 +176,34 @@ _VAGUE_RANGES = {phrase: (low, high) for phrase, low, high, _ in V.VAGUE_COUNTS}
 }
 
 
+# A conflict side stating a clock time ("21:30-05:00") names the true one within this many
+# minutes ("about 9:30 p.m."); planted times differ by two hours or more.
+CONFLICT_SIDE_MINUTES = 15
+
+
+def _utc_minutes(text: str | None) -> float | None:
+    """'21:30-05:00' -> 150.0 (minutes after midnight UTC); None without an offset."""
+    try:
+        local = time.fromisoformat(text or "")
+    except ValueError:
+        return None
+    offset = local.utcoffset()
+    if offset is None:
+        return None
+    return (local.hour * 60 + local.minute - offset.total_seconds() // 60) % 1440
+
+
 def _near(kind: str, side_text: str | None, true) -> bool:
     """A conflict side states a value: the same one, for numbers one within 10%, or a vague
-    amount or stated range holding it ("thousands" or "9000-10000" for a planted 9,800)."""
+    amount or stated range holding it ("thousands" or "9000-10000" for a planted 9,800); for a
+    clock time, one within 15 minutes in UTC."""
+    if kind == "time":
+        side = _utc_minutes(side_text)
+        return (
+            side is not None
+            and true is not None
+            and (abs(side - float(true)) <= CONFLICT_SIDE_MINUTES)
+        )
     if _same_value(kind, None, side_text, true):
         return True
     if kind == "date" or true is None:

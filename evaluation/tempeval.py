@@ -145,6 +145,9 @@ def _last_day(year: int, month: int) -> int:
     return calendar.monthrange(year, month)[1]
 
 
+_SEASON_CODES = {3: "SP", 6: "SU", 9: "FA", 12: "WI"}
+
+
 def to_timex_value(date_start: str | None, date_end: str | None) -> str | None:
     """Our claim's date or range in TIMEX3 value form, at the granularity the range spans."""
     if not date_start:
@@ -181,6 +184,14 @@ def to_timex_value(date_start: str | None, date_end: str | None) -> str | None:
         and finish.day == _last_day(finish.year, finish.month)
     ):
         return f"{start.year:04d}-Q{(start.month - 1) // 3 + 1}"
+    months = finish.year * 12 + finish.month - (start.year * 12 + start.month)
+    if (
+        start.day == 1
+        and start.month in _SEASON_CODES
+        and months == 2
+        and finish.day == _last_day(finish.year, finish.month)
+    ):
+        return f"{start.year:04d}-{_SEASON_CODES[start.month]}"  # a season (winter from December)
     return f"{start.isoformat()}/{finish.isoformat()}"
 
 

@@ -30,7 +30,7 @@ QUALIFIERS = (
     "vague",
     "range",
 )
-DATE_GRANULARITIES = ("day", "week", "month", "year", "decade")
+DATE_GRANULARITIES = ("day", "week", "month", "quarter", "season", "year", "decade")
 DATE_RESOLUTIONS = ("stated", "resolved", "unresolved")
 ATTRIBUTION_KINDS = (
     "named_person",
@@ -192,7 +192,12 @@ _CLAIM_FIELDS = [
     _f("measure_terms", ArrayType(StringType()), True, "the terms measure_key was built from"),
     _f("date_start", StringType(), True, "first day a date claim can mean"),
     _f("date_end", StringType(), True, "last day a date claim can mean"),
-    _f("date_granularity", StringType(), True, "dates: day | week | month | year | decade"),
+    _f(
+        "date_granularity",
+        StringType(),
+        True,
+        "dates: day | week | month | quarter | season | year | decade",
+    ),
     _f(
         "date_resolution",
         StringType(),

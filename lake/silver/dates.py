@@ -115,6 +115,27 @@ _PATTERNS = [
             re.IGNORECASE,
         ),
     ),
+    # A season: "last fall", "this summer", "in the spring of 2019", "by early summer",
+    # "winter 2020"; a bare season word is none ("prices fall", "the fall of", "in winter").
+    (
+        "season",
+        re.compile(
+            r"\b(?P<lead>(?:[Ii]n|[Dd]uring|[Bb]y|[Ss]ince|[Uu]ntil|[Oo]ver|[Tt]hrough)\s+"
+            r"(?P<the>the\s+)?)?(?:(?P<part>[Ee]arly|[Ll]ate)[- ])?(?:(?P<rel>[Ll]ast|[Tt]his|"
+            r"[Nn]ext|[Ee]arlier this|[Ll]ater this)\s+)?(?P<season>[Ss]pring|[Ss]ummer|[Ff]all|"
+            r"[Aa]utumn|[Ww]inter)(?:\s+(?:of\s+)?(?P<year>(?:19|20)\d\d))?\b(?!\s+of\b|-)"
+        ),
+    ),
+    # A calendar quarter: "the third quarter", "third-quarter profit", "the fourth quarter of
+    # 2019", "Q3 2024", "last quarter".
+    (
+        "quarter",
+        re.compile(
+            r"\b(?:(?P<rel>[Ll]ast|[Tt]his|[Nn]ext)\s+quarter\b|(?P<ord>[Ff]irst|[Ss]econd|"
+            r"[Tt]hird|[Ff]ourth|1st|2nd|3rd|4th)[- ]quarter\b(?:\s+of\s+(?P<year>(?:19|20)"
+            r"\d\d)\b|,?\s+(?P<year0>(?:19|20)\d\d)\b)?|Q(?P<q>[1-4])\s+(?P<year2>(?:19|20)\d\d)\b)"
+        ),
+    ),
     # Years last: a year inside a fuller date above is part of that date.
     (
         "years",
@@ -170,7 +191,7 @@ class DateMention:
     qualifier: str  # exact | vague | range
     date_start: str | None
     date_end: str | None
-    granularity: str | None = None  # day | week | month | year | decade
+    granularity: str | None = None  # day | week | month | quarter | season | year | decade
     # stated: the text names the calendar date, month or year ("May 20", "2019"); resolved: a
     # relative date counted from the publication date ("Tuesday", "last month"); unresolved: a
     # relative date in an article without a publication date (no value).
@@ -223,7 +244,7 @@ def _range(year: int | None, month: int, first: int, last: int) -> tuple[str, st
 # Run on the lowercased sentence: a case-insensitive pattern is several times slower.
 _HINT = re.compile(
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year|tomorrow|day|night|"
-    r"morning|evening|afternoon|ago|1[89]\d\d|20\d\d"
+    r"morning|evening|afternoon|ago|spring|summer|fall|autumn|winter|quarter|1[89]\d\d|20\d\d"
 )
 
 
@@ -274,6 +295,7 @@ def _not_before(mention: DateMention, published: datetime | None) -> DateMention
 
 _MONTHISH = re.compile(r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec")
 _YEARISH = re.compile(r"\b(?:1[89]|20)\d\d")
+_Q_NUMBER = re.compile(r"\bq[1-4]\b")
 # What a sentence must hold for each kind of pattern to be worth running.
 _CUES = {
     "dayrange": lambda s, low: _MONTHISH.search(s),
@@ -288,6 +310,10 @@ _CUES = {
         w in low for w in ("day", "tomorrow", "night", "morning", "evening", "afternoon")
     ),
     "ago": lambda s, low: "ago" in low,
+    "season": lambda s, low: any(
+        w in low for w in ("spring", "summer", "fall", "autumn", "winter")
+    ),
+    "quarter": lambda s, low: "quarter" in low or _Q_NUMBER.search(low),
     "years": lambda s, low: _YEARISH.search(s),
     "decade": lambda s, low: _YEARISH.search(s),
     "year": lambda s, low: _YEARISH.search(s),
@@ -324,7 +350,7 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
                 sentence[max(0, m.start() - 12) : m.start()]
             ):
                 continue  # "every weekend"
-            weekish = kind in ("weekday", "weekend")
+            weekish = kind in ("weekday", "weekend", "season", "quarter")
             tense = _tense(sentence, m.start(), m.end()) if weekish else "past"
             if kind == "dayrange" and _plural_noun_follows(sentence, m.end("day2")):
                 continue  # "by May 20 to 25 percent"? no: "May 1 to 10 officers" counts
@@ -357,6 +383,8 @@ _GRANULARITY = {
     "years": "year",
     "year": "year",
     "decade": "decade",
+    "season": "season",
+    "quarter": "quarter",
 }
 # Kinds counted from the publication date.
 _RELATIVE_KINDS = ("weekday", "weekend", "relday", "relative", "ago")
@@ -367,13 +395,19 @@ def _provenance(mention: DateMention, kind: str, m: re.Match[str]) -> None:
     publication date was used."""
     groups = m.groupdict()
     mention.granularity = _GRANULARITY.get(kind) or (groups.get("unit") or "").lower() or None
-    if kind in _RELATIVE_KINDS:
+    if kind in ("season", "quarter") and groups.get("rel"):  # "last fall", "next quarter"
+        mention.resolution = "resolved" if mention.date_start else "unresolved"
+        mention.uses_reference = mention.date_start is not None
+    elif kind in _RELATIVE_KINDS:
         known = mention.date_start is not None
         mention.resolution = "resolved" if known else "unresolved"
         mention.uses_reference = known
     else:
         mention.uses_reference = not (
-            groups.get("year") or groups.get("year0") or (mention.date_start or "--")[:2] == "--"
+            groups.get("year")
+            or groups.get("year0")
+            or groups.get("year2")
+            or (mention.date_start or "--")[:2] == "--"
         )
 
 
@@ -528,6 +562,10 @@ def _resolve(
         start, end = f"{first:04d}-01-01", f"{last:04d}-12-31"
         qualifier = "range" if kind == "years" else "vague"  # "from 2000 to 2006" is stated
         return DateMention(m.start(), m.end(), f"{start}/{end}", qualifier, start, end)
+    if kind == "season":
+        return _season(m, published, tense)
+    if kind == "quarter":
+        return _quarter(m, published, tense)
     if kind == "relday":
         if published is None:
             return DateMention(m.start(), m.end(), None, "vague", None, None)
@@ -556,6 +594,98 @@ def _resolve(
         start, end = f"{year:04d}-01-01", f"{year:04d}-12-31"
         return DateMention(m.start(), m.end(), f"{start}/{end}", "vague", start, end)
     return None
+
+
+# Meteorological seasons of the northern hemisphere: the month each begins (three months);
+# winter Y runs from December of Y through February of Y+1.
+_SEASONS = {"spring": 3, "summer": 6, "fall": 9, "autumn": 9, "winter": 12}
+
+
+def _season_span(season: str, year: int) -> tuple[date, date]:
+    start = date(year, _SEASONS[season], 1)
+    months = start.year * 12 + start.month - 1 + 2
+    last = date(months // 12, months % 12 + 1, 1)
+    return start, last.replace(day=_month_days(last))
+
+
+def _season(m: re.Match[str], published: datetime | None, tense: str) -> DateMention | None:
+    """A season's three months: of the year stated; else counted from publication: "last" is
+    the latest one over, "next" the first to come, "this" the one of the publication's year;
+    so is a bare one ("in the spring"), unless it is still to come in a past clause (then the
+    last one) or over in a future clause (then the next)."""
+    groups = m.groupdict()
+    season = groups["season"].lower()
+    rel = " ".join((groups.get("rel") or "").lower().split())
+    begin = m.start("part") if groups.get("part") else m.start("rel") if rel else m.start("season")
+    if not (rel or groups.get("the") or groups.get("part") or groups.get("year")):
+        return None  # "summer camp", "in winter": no season of one year
+    if groups.get("year"):
+        start, end = _season_span(season, int(groups["year"]))
+    elif published is None:
+        if rel:
+            return DateMention(begin, m.end(), None, "vague", None, None)
+        return None  # "in the summer" with no publication date: no year to give it
+    else:
+        today = published.date()
+        year = today.year - (1 if season == "winter" and today.month < 3 else 0)
+        start, end = _season_span(season, year)  # the one of the publication's season-year
+        if rel == "last" or (not rel and start > today and tense != "future"):
+            while end >= today:  # the latest one over
+                year -= 1
+                start, end = _season_span(season, year)
+        elif rel == "next" or (not rel and end < today and tense == "future"):
+            while start <= today:  # the first one to come
+                year += 1
+                start, end = _season_span(season, year)
+    part = (groups.get("part") or "").lower()
+    if part == "early":
+        end = start + timedelta(days=30)
+    elif part == "late":
+        start = end - timedelta(days=30)
+    first, last = start.isoformat(), end.isoformat()
+    return DateMention(begin, m.end(), f"{first}/{last}", "vague", first, last)
+
+
+_ORDINALS = {
+    "first": 1,
+    "1st": 1,
+    "second": 2,
+    "2nd": 2,
+    "third": 3,
+    "3rd": 3,
+    "fourth": 4,
+    "4th": 4,
+}
+
+
+def _quarter(m: re.Match[str], published: datetime | None, tense: str) -> DateMention | None:
+    """A calendar quarter: of the year stated; "last/this/next quarter" counted from
+    publication; a numbered one without a year is the latest to have begun by publication
+    (the next to come in a clause about the future)."""
+    groups = m.groupdict()
+    rel = (groups.get("rel") or "").lower()
+    year_text = groups.get("year") or groups.get("year0") or groups.get("year2")
+    today = published.date() if published else None
+    if rel:
+        if today is None:
+            return DateMention(m.start(), m.end(), None, "vague", None, None)
+        index = today.year * 4 + (today.month - 1) // 3 + {"last": -1, "next": 1}.get(rel, 0)
+        year, number = index // 4, index % 4 + 1
+    else:
+        number = int(groups["q"]) if groups.get("q") else _ORDINALS[groups["ord"].lower()]
+        if year_text:
+            year = int(year_text)
+        elif today is None:
+            return None
+        else:
+            current = (today.month - 1) // 3 + 1
+            year = today.year - (1 if number > current else 0)
+            if tense == "future" and number < current:
+                year = today.year + 1
+    first = date(year, 3 * number - 2, 1)
+    last = date(year, 3 * number, _month_days(date(year, 3 * number, 1)))
+    start, end = first.isoformat(), last.isoformat()
+    return DateMention(m.start(), m.end(), f"{start}/{end}", "vague", start, end)
 
 
 def _day_range(m: re.Match[str], published: datetime | None) -> DateMention | None:

@@ -44,6 +44,9 @@ _NUMERIC_WEIGHTS = {
     "range": 6,
 }
 _DATE_WEIGHTS = {"exact": 85, "vague": 15}
+_TIME_WEIGHTS = {"exact": 80, "approximate": 20}
+# "about 9:30 p.m." is 15 minutes either side, as the extractor reads it.
+_ABOUT_MINUTES = 15
 _RATIO_WEIGHTS = {"exact": 60, "approximate": 10, "almost": 10, "more_than": 12, "at_least": 8}
 # Attribution of an article's own reporting, and of a re-report of another outlet's figure.
 _ORIGINAL_ATTRIBUTION = {
@@ -372,6 +375,40 @@ def _date_quantities(d: date, published: date) -> list[Quantity]:
     return out
 
 
+def _time_quantities(v: float) -> list[Quantity]:
+    """A time of day (minutes after midnight UTC) as written in each zone: "9:30 p.m. EST",
+    "0230 GMT", "02:30 GMT"; value_text is the local time with its offset."""
+    out = []
+    minutes = int(v)
+    for zone, offset in V.CLOCK_ZONES:
+        hour, minute = divmod((minutes + offset) % 1440, 60)
+        half = "a.m." if hour < 12 else "p.m."
+        twelve = hour % 12 or 12
+        forms = [f"{twelve}:{minute:02d} {half} {zone}", f"{hour:02d}{minute:02d} {zone}"]
+        forms.append(
+            f"{twelve} {half} {zone}" if minute == 0 else f"{hour:02d}:{minute:02d} {zone}"
+        )
+        sign = "-" if offset < 0 else "+"
+        text = f"{hour:02d}:{minute:02d}{sign}{abs(offset) // 60:02d}:{abs(offset) % 60:02d}"
+        about = (v - _ABOUT_MINUTES, v + _ABOUT_MINUTES)
+        out.append(
+            Quantity("exact", v, None, None, ("",), tuple(forms), v, v, value_text=text, prep="at ")
+        )
+        out.append(
+            Quantity(
+                "approximate",
+                v,
+                *about,
+                V.CLOCK_ABOUT_WORDS,
+                tuple(forms),
+                *about,
+                value_text=text,
+                prep="at ",
+            )
+        )
+    return out
+
+
 def _weighted(rng: random.Random, weights: dict[str, int]) -> str:
     total = sum(weights.values())
     pick = rng.random() * total
@@ -456,6 +493,8 @@ def _true_value(spec: V.MeasureSpec, rng: random.Random, anchor: date) -> Any:
         return anchor - timedelta(days=rng.randint(0, 3))
     if kind == "ratio":
         return rng.choice((2.0, 2.0, 3.0, 3.0, 0.5, 4.0))
+    if kind == "time":  # minutes after midnight UTC, on the five minutes, clear of midnight
+        return float(rng.randint(12, 276) * 5)
     if kind == "percent":
         v = rng.uniform(spec.lo, spec.hi)
         return round(v, 1) if spec.decimals and rng.random() < 0.4 else float(round(v))
@@ -476,6 +515,9 @@ def _conflict_value(spec: V.MeasureSpec, v: Any, rng: random.Random) -> Any:
         return v + timedelta(days=rng.choice((-3, -2, -1, 1, 2, 3)))
     if kind == "ratio":
         return rng.choice([r for r in V.RATIO_FORMS if r != v])
+    if kind == "time":  # two to four hours apart, still clear of midnight
+        shift = rng.randint(2, 4) * 60
+        return v + shift if v + shift <= 1380 else v - shift
     if kind == "percent":
         delta = max(4.0, 0.4 * v)
         up = v + delta <= 99 and (v - delta < 1 or rng.random() < 0.5)
@@ -824,6 +866,8 @@ def _statements(
             other = other.toordinal()
     elif kind == "ratio":
         quantities, weights = _ratio_quantities(value), _RATIO_WEIGHTS
+    elif kind == "time":
+        quantities, weights = _time_quantities(value), _TIME_WEIGHTS
     else:
         quantities, weights = _numeric_quantities(kind, value), _NUMERIC_WEIGHTS
     if spec.quals is not None:

@@ -502,7 +502,7 @@ class Noun:
 class MeasureSpec:
     key: str
     label: str
-    kind: str  # count | rate | percent | money | date | ratio | duration | age
+    kind: str  # count | rate | percent | money | date | time | ratio | duration | age
     unit: str | None
     clauses: tuple[str, ...]
     nouns: tuple[Noun, ...] = ()
@@ -670,6 +670,27 @@ def age(key: str, label: str, lo: float, hi: float, clauses: list[str]) -> Measu
     return MeasureSpec(key, label, "age", "years", tuple(clauses), (), lo, hi, quals=("exact",))
 
 
+# Zones written after a clock time, in minutes east of UTC. Fixed zones only: a daylight-saving
+# zone's offset would depend on the day.
+CLOCK_ZONES: tuple[tuple[str, int], ...] = (
+    ("GMT", 0),
+    ("UTC", 0),
+    ("CET", 60),
+    ("EST", -300),
+    ("PST", -480),
+    ("JST", 540),
+)
+CLOCK_ABOUT_WORDS = ("about", "around", "roughly")
+
+
+def clock_time(key: str, label: str, clauses: list[str]) -> MeasureSpec:
+    """The time of day something happened, in minutes after midnight UTC ("at 9:30 p.m. EST",
+    "at about 0130 GMT"); clauses hold {on_q}, which becomes "at" and the time."""
+    return MeasureSpec(
+        key, label, "time", "UTC", tuple(clauses), (), quals=("exact", "approximate")
+    )
+
+
 def ratio(key: str, label: str, clauses: list[str]) -> MeasureSpec:
     return MeasureSpec(key, label, "ratio", "times", tuple(clauses))
 
@@ -798,6 +819,11 @@ WILDFIRE = Domain(
                 "lightning sparked the fire {on_q}",
             ],
         ),
+        clock_time(
+            "report_time",
+            "time the fire was first reported",
+            ["the first call about the fire came in {on_q}", "crews were first dispatched {on_q}"],
+        ),
         ratio(
             "area_ratio",
             "burned area relative to last year's largest fire",
@@ -918,6 +944,11 @@ STORM = Domain(
             "date of landfall",
             "past",
             ["{event} made landfall near {place} {on_q}", "the storm came ashore {on_q}"],
+        ),
+        clock_time(
+            "landfall_time",
+            "time of landfall",
+            ["the eye crossed the coast {on_q}", "{event} reached the coast {on_q}"],
         ),
         count(
             "flights_cancelled",
@@ -1409,6 +1440,11 @@ TRANSPORT = Domain(
             "date the outage began",
             "past",
             ["the outage began {on_q}", "the booking systems failed {on_q}"],
+        ),
+        clock_time(
+            "outage_time",
+            "time the booking systems failed",
+            ["the booking systems went dark {on_q}", "the first check-in kiosks froze {on_q}"],
         ),
         money(
             "penalty",

@@ -364,3 +364,109 @@ def test_any_span_of_days_reads_back_its_first_and_last_day(first, days, form):
     (mention,) = find_dates(sentence, None)
     assert (mention.date_start, mention.date_end) == (first.isoformat(), last.isoformat())
     assert mention.qualifier == "range"
+
+
+@pytest.mark.parametrize(
+    "sentence, published, dates",
+    [
+        # seasons: three months, winter from December; of the year stated, else counted from
+        # publication
+        ("Ridership fell last fall.", "2024-03-12", [("last fall", "2023-09-01/2023-11-30")]),
+        (
+            "The museum reopens next spring.",
+            "2024-03-12",
+            [("next spring", "2025-03-01/2025-05-31")],
+        ),
+        (
+            "The ferry ran all through the summer of 2019.",
+            "2024-03-12",
+            [("summer of 2019", "2019-06-01/2019-08-31")],
+        ),
+        (
+            "This winter will be the driest yet.",
+            "2024-10-02",
+            [("This winter", "2024-12-01/2025-02-28")],
+        ),
+        (
+            "This winter was the driest yet.",
+            "2024-01-20",
+            [("This winter", "2023-12-01/2024-02-29")],
+        ),
+        (
+            "Crews repaved the road in the spring.",
+            "2024-10-02",
+            [("spring", "2024-03-01/2024-05-31")],
+        ),
+        (
+            "Crews will repave the road in the spring.",
+            "2024-10-02",
+            [("spring", "2025-03-01/2025-05-31")],
+        ),
+        (
+            "By early summer the reservoir was full.",
+            "2024-10-02",
+            [("early summer", "2024-06-01/2024-07-01")],
+        ),
+        # not seasons
+        ("Prices fall in winter and rise in summer.", "2024-10-02", []),
+        ("The fall of the old regime surprised few.", "2024-10-02", []),
+        ("Summer camp enrollment doubled.", "2024-10-02", []),
+        # quarters: of the year stated; a numbered one without a year is the latest begun
+        (
+            "Sales rose in the fourth quarter of 2023 and third-quarter profit fell.",
+            "2024-10-15",
+            [
+                ("fourth quarter of 2023", "2023-10-01/2023-12-31"),
+                ("third-quarter", "2024-07-01/2024-09-30"),
+            ],
+        ),
+        (
+            "The bank lost money in the fourth quarter.",
+            "2024-02-10",
+            [("fourth quarter", "2023-10-01/2023-12-31")],
+        ),
+        ("Earnings for Q2 2022 were flat.", "2024-02-10", [("Q2 2022", "2022-04-01/2022-06-30")]),
+        (
+            "Last quarter the mill lost money; next quarter it expects a profit.",
+            "2024-05-10",
+            [("Last quarter", "2024-01-01/2024-03-31"), ("next quarter", "2024-07-01/2024-09-30")],
+        ),
+        ("A quarter of the staff left.", "2024-05-10", []),
+    ],
+)
+def test_seasons_and_quarters(sentence, published, dates):
+    when = datetime.fromisoformat(published).replace(tzinfo=UTC)
+    found = find_dates(sentence, when)
+    assert [(sentence[d.start : d.end], d.value_text) for d in found] == dates
+    assert all(d.granularity in ("season", "quarter") for d in found)
+
+
+def test_a_season_or_quarter_counted_from_publication_says_so():
+    resolved = find_dates("Ridership fell last fall.", datetime(2024, 3, 12, tzinfo=UTC))
+    assert [(d.granularity, d.resolution, d.uses_reference) for d in resolved] == [
+        ("season", "resolved", True)
+    ]
+    (stated,) = find_dates("Earnings for Q2 2022 were flat.", None)
+    assert (stated.granularity, stated.resolution, stated.uses_reference) == (
+        "quarter",
+        "stated",
+        False,
+    )
+    (unknown,) = find_dates("Ridership fell last fall.", None)
+    assert (unknown.value_text, unknown.resolution) == (None, "unresolved")
+
+
+@given(
+    day=st.dates(min_value=date(1990, 1, 1), max_value=date(2060, 12, 31)),
+    season=st.sampled_from(["spring", "summer", "fall", "winter"]),
+    rel=st.sampled_from(["last", "next"]),
+)
+def test_last_and_next_season_lie_before_and_after_publication(day, season, rel):
+    published = datetime(day.year, day.month, day.day, tzinfo=UTC)
+    (found,) = find_dates(f"It happened {rel} {season}.", published)
+    start, end = date.fromisoformat(found.date_start), date.fromisoformat(found.date_end)
+    assert (end - start).days in range(88, 93)
+    if rel == "last":
+        assert end < day and (day - end).days <= 366
+    else:
+        assert start > day and (start - day).days <= 366

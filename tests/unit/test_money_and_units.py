@@ -23,7 +23,7 @@ def claims_of(text: str) -> list[tuple]:
         # An amount and its hundredths: one amount.
         (
             "The ferry ticket cost 4 dollars 75 cents last summer.",
-            [("4 dollars 75 cents", "money", 4.75, "USD")],
+            [("4 dollars 75 cents", "money", 4.75, "USD"), ("last summer", "date", None, None)],
         ),
         (
             "A coffee there now costs six euros and twenty cents.",

@@ -102,7 +102,7 @@ def claims_of(text: str) -> list:
 def test_a_stated_range_is_one_claim_with_both_ends(
     text, span, kind, lower, upper, unit, value_text, key
 ):
-    (claim,) = claims_of(text)
+    (claim,) = [c for c in claims_of(text) if c.kind != "date"]  # "this spring" is a date
     assert (claim.claim_text, claim.kind, claim.qualifier) == (span, kind, "range")
     assert (claim.value, claim.lower, claim.upper) == (None, lower, upper)
     assert (claim.unit, claim.value_text) == (unit, value_text)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evaluation.facts import score_synthetic
+from evaluation.facts import _near, score_synthetic
 
 TRUTH = [
     {  # matched, status right, its planted conflict found
@@ -158,3 +158,11 @@ def test_a_conflict_side_holding_a_contradicting_article_is_the_planted_minority
     assert _found("count", 2.2e6, 3.8e6, "2200000", "3000000", ["id3"]) == 1
     assert _found("count", 2.2e6, 3.8e6, "2200000", "3000000", ["id1"]) == 0
     assert _found("count", 2.2e6, 3.8e6, "3000000", "4000000", ["id3"]) == 0  # no true side
+
+
+def test_a_conflict_side_states_a_clock_time_in_utc():
+    # 21:30 at UTC-5 is 02:30 UTC (150 minutes); "about" may be 15 minutes off.
+    assert _near("time", "21:30-05:00", 150.0)
+    assert _near("time", "02:40+00:00", 150.0)
+    assert not _near("time", "23:30-05:00", 150.0)
+    assert not _near("time", "21:30", 150.0)  # no offset: no instant to compare

@@ -6,7 +6,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from datetime import date
+from datetime import date, time
 from pathlib import Path
 
 import pytest
@@ -124,6 +124,16 @@ def test_claim_fields_follow_conventions(corpus):
         if kind == "date":
             assert claim["value"] is None and claim["unit"] is None
             date.fromisoformat(claim["value_text"] if qualifier == "exact" else claim["lower"])
+        elif kind == "time":  # minutes after midnight UTC; value_text the local time
+            assert 0 <= claim["value"] < 1440 and claim["unit"] == "UTC"
+            local = time.fromisoformat(claim["value_text"])
+            offset = local.utcoffset().total_seconds() // 60
+            assert (local.hour * 60 + local.minute - offset) % 1440 == claim["value"]
+            if qualifier == "approximate":
+                assert (claim["lower"], claim["upper"]) == (
+                    claim["value"] - 15,
+                    claim["value"] + 15,
+                )
         elif qualifier == "vague":
             assert claim["value"] is None and claim["lower"] is not None
         elif qualifier == "range":
@@ -147,7 +157,7 @@ _WRITTEN_NUMBER = re.compile(r"(\d[\d,]*(?:\.\d+)?)(\s+(?:million|billion))?")
 def test_numbers_written_in_digits_read_as_the_labelled_value(corpus):
     checked = 0
     for claim in corpus["claims"]:
-        if claim["kind"] == "date" or claim["qualifier"] in ("vague", "range"):
+        if claim["kind"] in ("date", "time") or claim["qualifier"] in ("vague", "range"):
             continue
         found = _WRITTEN_NUMBER.search(claim["claim_text"])
         if found is None:  # written in words ("a dozen", "three times")
@@ -253,9 +263,7 @@ def test_corpus_covers_every_label(corpus):
     claims = corpus["claims"]
     assert {c["qualifier"] for c in claims} == set(QUALIFIERS)
     assert {c["attribution_kind"] for c in claims} == set(ATTRIBUTION_KINDS)
-    # The generator writes no clock times yet: the extractor's times are pinned on written
-    # sentences (test_times.py) and scored on TempEval-3.
-    assert {c["kind"] for c in claims} == set(KINDS) - {"time"}
+    assert {c["kind"] for c in claims} == set(KINDS)
     assert {f["expected_status"] for f in corpus["facts"]} == set(STATUSES)
     assert {c["per"] for c in claims} >= {"day", "week", "year", None}
     # Re-reports of another outlet's figure, with and without a media_outlet attribution.
