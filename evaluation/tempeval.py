@@ -304,6 +304,9 @@ def timex_class(surface: str, value: str, kind: str) -> str:
 _TIME_DATE_GAP = re.compile(r"\s*(?:,|on|at)?\s*")
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d\d-\d\d")
+
+
 def claim_predictions(doc: Document) -> list[Prediction]:
     """Our date claims, and our time claims: a time next to a date claim is one TIMEX3 with
     it (value 2000-04-06T04:00, the local time as stated); a time alone has no day, so no
@@ -331,7 +334,9 @@ def claim_predictions(doc: Document) -> list[Prediction]:
             predictions.append(Prediction(t.char_start, t.char_end, t.claim_text, None))
             continue
         joined.add(day.claim_id)
-        on = to_timex_value(day.date_start, day.date_end)
+        # The day as written: beside a zoned time its claim spans the UTC days it covers.
+        stated = _ISO_DAY.fullmatch(day.value_text or "")
+        on = day.value_text if stated else to_timex_value(day.date_start, day.date_end)
         value = f"{on}T{t.value_text[:5]}" if on is not None and len(on) == 10 else None
         start, end = min(t.char_start, day.char_start), max(t.char_end, day.char_end)
         predictions.append(Prediction(start, end, doc.text[start:end], value))

@@ -17,7 +17,7 @@ from lake.silver.durations import find_durations
 from lake.silver.measure import date_key, duration_key, quantity_key, time_key
 from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
-from lake.silver.times import find_times
+from lake.silver.times import find_times, utc_days
 
 EXTRACTOR_VERSION = "0.9.0"
 # How far before and after a mention its measure is looked for: a bounded window keeps
@@ -137,12 +137,16 @@ def extract_claims(
                 claim.date_reference = published_at.date().isoformat()
             claims.append(claim)
         taken = list(date_spans)
+        day_claims = [c for c in claims[len(claims) - len(dates) :] if _one_day(c)]
         for q in find_times(s.text, published_at):
             if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue
             key, terms = time_key(s.text, q.number_start, q.number_end, sources + outlets)
             claims.append(_quantity_claim(article_id, body, s, q, key, terms))
             taken.append((q.start, q.end))
+            for c in day_claims:  # "Tuesday at 9:30 p.m. EDT" is Wednesday in UTC
+                span = (c.char_start - s.start, c.char_end - s.start)
+                c.date_start, c.date_end = utc_days(s.text, span, c.date_start, q)
         for q in find_durations(s.text):
             if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue  # "four years ago" is a date
@@ -177,6 +181,10 @@ def extract_claims(
         _attribute(c, sentences, cues_by_sentence, body)
         c.reporting_outlet = reporting_outlet
     return sorted(claims, key=lambda c: c.char_start)
+
+
+def _one_day(c: Claim) -> bool:
+    return c.date_start is not None and c.date_start == c.date_end and c.date_start[:2] != "--"
 
 
 def _check_deadline(deadline: float | None, s: Sentence, sentences: int, chars: int) -> None:

@@ -12,7 +12,7 @@ is the local time as stated, ISO 8601, with its offset when known: "21:30-04:00"
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from lake.silver import lexicon as lx
@@ -142,3 +142,26 @@ def _bounds(qualifier: str, value: float | None) -> tuple[float | None, float | 
         "at_least": (value, None),
         "more_than": (value, None),
     }[qualifier]
+
+
+# What may stand between a day and the clock time on it: "Tuesday at 9:30 p.m. EDT", "late
+# Tuesday night, at about 9:30", "0130 GMT on Wednesday", "(0130 GMT Wednesday)".
+_DAY_BESIDE = re.compile(
+    r"\s*(?:night|evening|morning|afternoon)?\s*,?\s*(?:on|at)?\s*\(?\s*", re.IGNORECASE
+)
+
+
+def utc_days(sentence: str, day_span: tuple[int, int], day: str, time: Quantity) -> tuple[str, str]:
+    """The days, first and last, that a day named beside a clock time in a known zone covers
+    in UTC: "Tuesday at 9:30 p.m. EDT" is 01:30 UTC on Wednesday, so the day reads Tuesday to
+    Wednesday and agrees with "0130 GMT on Wednesday". Otherwise the day itself."""
+    first, last = sorted((day_span, (time.number_start, time.number_end)))
+    gap = sentence[first[1] : last[0] if last[0] != time.number_start else time.start]
+    if time.value is None or _DAY_BESIDE.fullmatch(gap) is None:
+        return day, day
+    local = datetime.fromisoformat(f"{day}T{time.value_text}")  # "21:30-04:00"
+    utc = local.astimezone(UTC)
+    days = (utc.date() - local.date()).days  # -1, 0 or 1
+    other = (date.fromisoformat(day) + timedelta(days=days)).isoformat()
+    first_day, last_day = sorted((day, other))
+    return first_day, last_day

@@ -3,8 +3,9 @@ without a value; never a count."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -108,3 +109,47 @@ def test_any_twelve_hour_time_with_a_fixed_zone_round_trips(hour, minute, meridi
     assert claim.value == (local - offset) % 1440
     assert claim.value_text == iso_time(local // 60, minute, offset)
     assert claim.unit == "UTC" and claim.lower == claim.upper == claim.value
+
+
+@pytest.mark.parametrize(
+    "sentence, day",
+    [
+        # the day beside a time in a zone covers the UTC days of that local day's instant
+        ("The ferry sank late Tuesday, at about 9:30 p.m. EDT.", ("2026-05-12", "2026-05-13")),
+        ("The ferry sank on Tuesday at 8 p.m. EDT.", ("2026-05-12", "2026-05-13")),
+        ("The ferry sank at 0730 JST on Wednesday.", ("2026-05-12", "2026-05-13")),
+        # the same instant in UTC is one day, and agrees with both of the above
+        ("The ferry sank at 0130 GMT on Wednesday.", ("2026-05-13", "2026-05-13")),
+        ("The ferry sank (0130 GMT Wednesday).", ("2026-05-13", "2026-05-13")),
+        # a time that does not cross midnight in UTC, no zone, or a time not beside the day
+        ("The ferry sank on Tuesday at 2 p.m. EDT.", ("2026-05-12", "2026-05-12")),
+        ("The ferry sank on Tuesday at 9 p.m. local time.", ("2026-05-12", "2026-05-12")),
+        (
+            "The ferry sank Tuesday and divers arrived at 9:30 p.m. EDT.",
+            ("2026-05-12", "2026-05-12"),
+        ),
+    ],
+)
+def test_a_day_beside_a_zoned_time_spans_its_utc_days(sentence, day):
+    published = datetime(2026, 5, 13, 12, tzinfo=UTC)  # a Wednesday
+    (date_claim,) = [c for c in extract_claims("a1", sentence, published) if c.kind == "date"]
+    assert (date_claim.date_start, date_claim.date_end) == day
+    assert date_claim.value_text in day  # the day as written stays its value
+
+
+@given(
+    zone=st.sampled_from(sorted(TIME_ZONE_OFFSETS)),
+    hour=st.integers(min_value=0, max_value=23),
+    minute=st.integers(min_value=0, max_value=59),
+    day=st.dates(min_value=date(2000, 1, 1), max_value=date(2040, 12, 31)),
+)
+def test_a_day_and_its_zoned_time_hold_the_utc_instant(zone, hour, minute, day):
+    sentence = f"It happened on {day:%B} {day.day}, {day.year} at {hour:02d}:{minute:02d} {zone}."
+    claims = extract_claims("a1", sentence, datetime(2041, 1, 1, tzinfo=UTC))
+    (date_claim,) = [c for c in claims if c.kind == "date"]
+    instant = datetime(day.year, day.month, day.day, hour, minute, tzinfo=UTC) - timedelta(
+        minutes=TIME_ZONE_OFFSETS[zone]
+    )
+    covered = {date_claim.date_start, date_claim.date_end}
+    assert day.isoformat() in covered and instant.date().isoformat() in covered
+    assert len(covered) == (1 if instant.date() == day else 2)
