@@ -17,7 +17,7 @@ from lake.silver.durations import find_durations
 from lake.silver.measure import date_key, duration_key, quantity_key, time_key
 from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
-from lake.silver.times import find_times, utc_days
+from lake.silver.times import beside, find_times, utc_span
 
 EXTRACTOR_VERSION = "0.9.0"
 # How far before and after a mention its measure is looked for: a bounded window keeps
@@ -145,8 +145,10 @@ def extract_claims(
             claims.append(_quantity_claim(article_id, body, s, q, key, terms))
             taken.append((q.start, q.end))
             for c in day_claims:  # "Tuesday at 9:30 p.m. EDT" is Wednesday in UTC
-                span = (c.char_start - s.start, c.char_end - s.start)
-                c.date_start, c.date_end = utc_days(s.text, span, c.date_start, q)
+                if q.value is not None and beside(
+                    s.text, (c.char_start - s.start, c.char_end - s.start), q
+                ):
+                    c.date_start, c.date_end = utc_span(c.date_start, q.value_text)
         for q in find_durations(s.text):
             if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue  # "four years ago" is a date
@@ -177,10 +179,29 @@ def extract_claims(
                 s.text[max(0, q.start - _CONTEXT) : q.start],
             )
             claims.append(_quantity_claim(article_id, body, s, q, key, terms))
+    _days_at_their_times(claims)
     for c in claims:
         _attribute(c, sentences, cues_by_sentence, body)
         c.reporting_outlet = reporting_outlet
     return sorted(claims, key=lambda c: c.char_start)
+
+
+def _days_at_their_times(claims: list[Claim]) -> None:
+    """The day of a named event and the one zoned clock time an article gives for it
+    ("late Tuesday" ... "at 9:30 p.m. EDT", keys date:earthquake and time:earthquake), in any
+    sentence: the day covers the UTC days of that instant. Dates that name no event
+    ("date:event") are left alone: their times may be of something else."""
+    stated: dict[str, set[str]] = {}
+    for c in claims:
+        if c.kind == "time" and c.value is not None and c.measure_key not in _UNNAMED_TIMES:
+            stated.setdefault(c.measure_key.removeprefix("time:"), set()).add(c.value_text)
+    for c in claims:
+        event = c.measure_key.removeprefix("date:")
+        if c.kind == "date" and _one_day(c) and len(stated.get(event, ())) == 1:
+            c.date_start, c.date_end = utc_span(c.date_start, next(iter(stated[event])))
+
+
+_UNNAMED_TIMES = {"time:event", "time:statement"}
 
 
 def _one_day(c: Claim) -> bool:

@@ -151,17 +151,18 @@ _DAY_BESIDE = re.compile(
 )
 
 
-def utc_days(sentence: str, day_span: tuple[int, int], day: str, time: Quantity) -> tuple[str, str]:
-    """The days, first and last, that a day named beside a clock time in a known zone covers
-    in UTC: "Tuesday at 9:30 p.m. EDT" is 01:30 UTC on Wednesday, so the day reads Tuesday to
-    Wednesday and agrees with "0130 GMT on Wednesday". Otherwise the day itself."""
-    first, last = sorted((day_span, (time.number_start, time.number_end)))
-    gap = sentence[first[1] : last[0] if last[0] != time.number_start else time.start]
-    if time.value is None or _DAY_BESIDE.fullmatch(gap) is None:
-        return day, day
-    local = datetime.fromisoformat(f"{day}T{time.value_text}")  # "21:30-04:00"
-    utc = local.astimezone(UTC)
-    days = (utc.date() - local.date()).days  # -1, 0 or 1
-    other = (date.fromisoformat(day) + timedelta(days=days)).isoformat()
-    first_day, last_day = sorted((day, other))
-    return first_day, last_day
+def beside(sentence: str, day_span: tuple[int, int], time: Quantity) -> bool:
+    """Is the day (its span in the sentence) written right beside the time?"""
+    if day_span[0] < time.start:
+        return _DAY_BESIDE.fullmatch(sentence[day_span[1] : time.start]) is not None
+    return _DAY_BESIDE.fullmatch(sentence[time.number_end : day_span[0]]) is not None
+
+
+def utc_span(day: str, local_time: str) -> tuple[str, str]:
+    """The days, first and last, that a local day covers in UTC at a clock time in a known
+    zone: on "2019-05-14" at "21:30-04:00" it is 01:30 UTC on the 15th, so ("2019-05-14",
+    "2019-05-15"); at "01:30+00:00" just the day."""
+    local = datetime.fromisoformat(f"{day}T{local_time}")
+    other = local.astimezone(UTC).date().isoformat()
+    first, last = sorted((day, other))
+    return first, last

@@ -153,3 +153,16 @@ def test_a_day_and_its_zoned_time_hold_the_utc_instant(zone, hour, minute, day):
     covered = {date_claim.date_start, date_claim.date_end}
     assert day.isoformat() in covered and instant.date().isoformat() in covered
     assert len(covered) == (1 if instant.date() == day else 2)
+
+
+def test_the_day_and_the_time_of_one_event_in_different_sentences_agree_in_utc():
+    body = (
+        "An explosion tore through a chemical plant near the river late Tuesday.\n\n"
+        "The explosion happened at 10:15 p.m. EDT, the fire department said.\n\n"
+        "Inspectors arrived on Wednesday."
+    )
+    claims = extract_claims("a1", body, datetime(2026, 5, 13, 12, tzinfo=UTC))
+    days = {c.claim_text: (c.date_start, c.date_end) for c in claims if c.kind == "date"}
+    # the explosion's day covers its UTC days; a day that names no event is left as it is
+    assert days["Tuesday"] == ("2026-05-12", "2026-05-13")
+    assert days["Wednesday"] == ("2026-05-13", "2026-05-13")
