@@ -703,6 +703,7 @@ ATTACHED_UNITS = {
     "gw": "gigawatts",
     "kw": "kilowatts",
     "kwh": "kilowatt-hours",
+    "magnitude": "magnitude",
     "mph": "miles per hour",
     "kph": "kilometers per hour",
     "kmph": "kilometers per hour",

@@ -49,6 +49,10 @@ _DIGITS = re.compile(
 # ("-5 degrees", "minus 20°C", "-0.4%"); elsewhere "-" is a dash.
 _DEGREES_AFTER = re.compile(r"\s?(?:°|degrees?\b)", re.IGNORECASE)
 _GLUED_DEGREES = re.compile(r"°[cf]?(?![\w°])", re.IGNORECASE)
+# An earthquake's magnitude: "magnitude 6.8", "a magnitude of 6.4", "7.1-magnitude", "5.9
+# magnitude", "6.2 on the Richter scale" (not a count of what follows).
+_MAGNITUDE_BEFORE = re.compile(r"\bmagnitude(?:[- ]|\s+of\s+)$", re.IGNORECASE)
+_MAGNITUDE_AFTER = re.compile(r"[- ]magnitude\b|\s+on\s+the\s+Richter\s+scale\b", re.IGNORECASE)
 # "1.8m tall": metres, not millions.
 _METRES_AFTER = re.compile(rf"\s+(?:{'|'.join(sorted(lx.DIMENSION_WORDS))})\b", re.IGNORECASE)
 _VULGAR = re.compile(
@@ -716,6 +720,16 @@ def find_quantities(sentence: str) -> list[Quantity]:
             q.qualifier = qualifier
             if qualifier != "exact" and q.value is not None:
                 q.lower, q.upper = bounds(qualifier, q.value)
+        if q.kind == "count" and q.unit in (None, "magnitude") and q.value is not None:
+            after = _MAGNITUDE_AFTER.match(sentence, q.number_end)
+            before = _MAGNITUDE_BEFORE.search(sentence, max(0, q.number_start - 20), q.number_start)
+            if after or before or q.unit == "magnitude":  # "7.1-magnitude" is read attached
+                q.unit = q.subject = "magnitude"
+                q.head_tokens = ["magnitude"]
+                q.start = min(q.start, before.start()) if before else q.start
+                q.end = after.end() if after else q.end
+                result.append(q)
+                continue
         if q.kind == "count" and (times := _TIMES_AFTER.match(sentence[q.number_end :])):
             # "three times the area of last year's fire": a multiplier, not a count of "times".
             q.kind, q.unit = "ratio", "times"

@@ -1,7 +1,7 @@
 """Amounts with their subunits, scaled currency codes, South Asian scales, units glued to
 their number, metres written "m", one-character fractions, "one" before a unit, negative
-temperatures and percents, and thousands split by a space, on sentences written for these
-tests (not from any labelled set, not from the generator's word lists)."""
+temperatures and percents, thousands split by a space and earthquake magnitudes, on sentences
+written for these tests (not from any labelled set, not from the generator's word lists)."""
 
 from __future__ import annotations
 
@@ -106,6 +106,21 @@ def claims_of(text: str) -> list[tuple]:
             ],
         ),
         ("Chapters 3 -9 were rewritten.", [("3", "count", 3.0, None)]),
+        # An earthquake's magnitude, however it is written, is one measure: "magnitude".
+        (
+            "A magnitude 6.1 earthquake hit the valley; a 5.4-magnitude aftershock followed.",
+            [
+                ("magnitude 6.1", "count", 6.1, "magnitude"),
+                ("5.4-magnitude", "count", 5.4, "magnitude"),
+            ],
+        ),
+        (
+            "Seismologists put it at 6.3 on the Richter scale, not a magnitude of 6.0.",
+            [
+                ("6.3 on the Richter scale", "count", 6.3, "magnitude"),
+                ("magnitude of 6.0", "count", 6.0, "magnitude"),
+            ],
+        ),
         # "000" alone is never a figure: "12, 000" is twelve thousand.
         (
             "Police said 12, 000 marchers filled the square.",
