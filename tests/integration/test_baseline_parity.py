@@ -109,6 +109,7 @@ def test_the_baseline_builds_the_seeds_gold(spark, cli_run):
     assert found["gold.facts"]["gold"] >= 21 and found["gold.fact_conflicts"]["gold"] >= 2
 
 
+@pytest.mark.heavy  # reads the pipeline benchmark's 1,000-article run (heavy there too)
 def test_the_baseline_builds_a_synthetic_corpus_gold(spark, benchmark_1k):
     """The 1,000-article synthetic corpus (seed 23) benchmarks/pipeline.py built."""
     work, done = benchmark_1k
