@@ -728,6 +728,8 @@ def find_quantities(sentence: str) -> list[Quantity]:
                 q.head_tokens = ["magnitude"]
                 q.start = min(q.start, before.start()) if before else q.start
                 q.end = after.end() if after else q.end
+                if not (after or before):  # "a 7.1-magnitude quake": the span takes its noun
+                    q.end = _noun_phrase(sentence, q.number_end)[1]
                 result.append(q)
                 continue
         if q.kind == "count" and (times := _TIMES_AFTER.match(sentence[q.number_end :])):

@@ -111,7 +111,7 @@ def claims_of(text: str) -> list[tuple]:
             "A magnitude 6.1 earthquake hit the valley; a 5.4-magnitude aftershock followed.",
             [
                 ("magnitude 6.1", "count", 6.1, "magnitude"),
-                ("5.4-magnitude", "count", 5.4, "magnitude"),
+                ("5.4-magnitude aftershock", "count", 5.4, "magnitude"),
             ],
         ),
         (
