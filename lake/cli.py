@@ -399,6 +399,8 @@ class _LocalSql:
         self.settings = settings
         self.spark = _session(settings)
         lake = Lake(self.spark, settings.warehouse)
+        # A long-lived session (the engine) may still name another warehouse's tables.
+        lake.forget_other_warehouses()
         self.known = lake.register_all()
         for table, why in lake.broken.items():
             err.print(
@@ -935,7 +937,161 @@ def history(
     _emit(df.toLocalIterator(), df.columns, fmt, 0)
 
 
+engine_app = typer.Typer(
+    help="The warm engine: one Spark that `run` and `sql` reuse instead of starting their own.",
+    no_args_is_help=True,
+)
+app.add_typer(engine_app, name="engine")
+
+
+@engine_app.command("start")
+def engine_start(
+    timeout: Annotated[
+        float, typer.Option("--timeout", help="Seconds to wait for its Spark to start")
+    ] = 300.0,
+) -> None:
+    """Start the engine in the background (loopback only; its secret in an owner-only file)."""
+    import subprocess
+
+    from lake import engine
+
+    settings = _settings()
+    found = engine.read_state(settings.engine_dir)
+    if found is not None:
+        out.print(f"engine already running at {found.address} (pid {found.pid})")
+        return
+    settings.engine_dir.mkdir(parents=True, exist_ok=True)
+    log = settings.engine_dir / "engine.log"
+    with log.open("ab") as handle:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "lake.cli", "engine", "serve"],
+            stdin=subprocess.DEVNULL,
+            stdout=handle,
+            stderr=handle,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + timeout
+    with _progress("starting the engine's Spark...") as progress:
+        while time.monotonic() < deadline:
+            state = engine.read_state(settings.engine_dir)
+            if state is not None and state.pid == child.pid:
+                out.print(f"engine running at {state.address} (pid {state.pid}); log {log}")
+                return
+            if child.poll() is not None:
+                tail = log.read_text(errors="replace").strip().splitlines()[-5:]
+                raise _fail(
+                    f"the engine stopped while starting (exit {child.returncode}): "
+                    + " | ".join(tail),
+                    EXIT_ENV,
+                )
+            time.sleep(0.5)
+        progress("giving up")
+    child.terminate()
+    raise _fail(f"the engine did not start within {timeout:.0f} s; see {log}", EXIT_ENV)
+
+
+@engine_app.command("serve", hidden=True)
+def engine_serve() -> None:
+    """The engine itself, in the foreground (`engine start` runs this in the background)."""
+    import signal
+
+    from lake import engine
+
+    settings = _settings(settings_dir_warehouse())
+    spark = _session(settings)
+    server = engine.Engine(settings.engine_dir, engine.fixed_settings(settings), _in_engine)
+    signal.signal(signal.SIGTERM, lambda *_: server.shutdown())
+    state = server.publish_state()
+    print(f"engine serving at {state.address} (pid {state.pid})", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        spark.stop()
+
+
+def settings_dir_warehouse() -> Path:
+    """The engine's own Spark scratch space (metastore, temp files): its folder, not a lake."""
+    return _settings().engine_dir / "spark"
+
+
+def _in_engine(argv: list[str]) -> int:
+    """Run one forwarded command in this (the engine's) process."""
+    try:
+        app(args=argv, prog_name="claimhouse")
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    return 0
+
+
+@engine_app.command("stop")
+def engine_stop() -> None:
+    """Stop the engine (a command it is running finishes first)."""
+    from lake import engine
+
+    settings = _settings()
+    try:
+        stopped = engine.stop(settings.engine_dir)
+    except engine.EngineError as exc:
+        raise _fail(str(exc), EXIT_ENV) from exc
+    out.print("engine stopped" if stopped else "no engine running")
+
+
+@engine_app.command("status")
+def engine_status(fmt: FormatOpt = OutputFormat.table) -> None:
+    """Whether the engine runs, where, since when and with which Spark settings (exit 3: none)."""
+    from lake import engine
+
+    settings = _settings()
+    try:
+        found = engine.status(settings.engine_dir)
+    except engine.EngineError as exc:
+        raise _fail(str(exc), EXIT_ENV) from exc
+    if found is None:
+        if fmt is OutputFormat.json:
+            print(json.dumps({"running": False}))
+        else:
+            out.print(f"no engine running (state folder {settings.engine_dir})")
+        raise typer.Exit(EXIT_ENV)
+    if fmt is OutputFormat.json:
+        print(json.dumps({"running": True, **found}, default=str))
+        return
+    for key, value in found.items():
+        out.print(f"{key}: {value}", highlight=False)
+
+
+def _forward(settings, argv: list[str]) -> int | None:
+    """Hand `run` or `sql` to the warm engine when one is up (None: run it here)."""
+    import io
+
+    from lake import engine
+
+    if engine.read_state(settings.engine_dir) is None:
+        return None
+    piped = not sys.stdin.isatty()
+    if engine.interactive(argv) and not piped:
+        return None  # a shell on this terminal
+    stdin = sys.stdin.read() if piped and argv[0] == "sql" else None
+
+    def note(message: str) -> None:
+        err.print(message, highlight=False)
+
+    code = engine.forward(settings.engine_dir, argv, note, stdin)
+    if code is None and stdin is not None:
+        sys.stdin = io.StringIO(stdin)  # the statements, for this process to run
+    return code
+
+
 def main() -> None:
+    argv = sys.argv[1:]
+    if argv and argv[0] in ("run", "sql") and "--help" not in argv:
+        try:
+            settings = load_settings()
+        except SettingsError:
+            settings = None  # the command itself reports it
+        if settings is not None and settings.engine == "auto":
+            code = _forward(settings, argv)
+            if code is not None:
+                sys.exit(code)
     app()
 
 

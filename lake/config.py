@@ -247,6 +247,22 @@ OPTIONS: tuple[Option, ...] = (
         "Delta Lake's jars, fetched by `scripts/setup`",
     ),
     Option(
+        "engine",
+        "CLAIMHOUSE_ENGINE",
+        "auto",
+        _choice("auto", "off"),
+        "`auto`: `run` and `sql` use the warm engine (`claimhouse engine start`) when it is up; "
+        "`off`: always their own Spark",
+    ),
+    Option(
+        "engine_dir",
+        "CLAIMHOUSE_ENGINE_DIR",
+        lambda: Path.home() / ".claimhouse" / "engine",
+        _path,
+        "where the warm engine keeps its state file (address and secret, owner-only), log and "
+        "Spark scratch space",
+    ),
+    Option(
         "dbt_project",
         "CLAIMHOUSE_DBT_PROJECT",
         lambda: _default_dir("dbt_project"),
@@ -285,6 +301,8 @@ class Settings:
     sql_user: str | None = _default("sql_user")
     sql_query_timeout_s: int = _default("sql_query_timeout_s")
     jars_dir: Path = _default("jars_dir")
+    engine: str = _default("engine")
+    engine_dir: Path = _default("engine_dir")
     dbt_project: Path = _default("dbt_project")
 
     @property
@@ -345,6 +363,10 @@ def load_settings(
     return settings
 
 
+# What a command run inside the warm engine sees, so that it runs there instead of forwarding
+# itself to the engine again.
+ENGINE_OFF = {"CLAIMHOUSE_ENGINE": "off"}
+
 # Secrets are read when needed and never kept in Settings (whose repr a log might print).
 SQL_PASSWORD_VARIABLE = "CLAIMHOUSE_SQL_PASSWORD"
 
@@ -363,6 +385,8 @@ def settings_table() -> str:
             shown = (
                 f"`{default.relative_to(REPO_ROOT)}/`"
                 if default.is_relative_to(REPO_ROOT)
+                else f"`~/{default.relative_to(Path.home())}`"
+                if default.is_relative_to(Path.home())
                 else f"`{default}`"
             )
         elif default is None or default is False:

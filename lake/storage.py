@@ -346,6 +346,15 @@ class Lake:
                     self.spark.sql(f"DROP TABLE {name}")
                     _REGISTERED.pop(f"{database.name}.{table.name}", None)
                     dropped.append(f"{database.name}.{table.name}")
+        # A release's views (gold.facts) read its store: gone with it, they would name a table
+        # this warehouse never had.
+        for spec in RELEASES.values():
+            if spec.store not in dropped or not self.spark.catalog.databaseExists(spec.layer):
+                continue
+            for view in self.spark.catalog.listTables(spec.layer):
+                if view.tableType == "VIEW" and not view.isTemporary:
+                    self.spark.sql(f"DROP VIEW IF EXISTS `{spec.layer}`.`{view.name}`")
+                    dropped.append(f"{spec.layer}.{view.name}")
         return dropped
 
     def register_all(self) -> list[str]:

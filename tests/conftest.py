@@ -29,8 +29,11 @@ def claimhouse(
     *args: str, timeout: int = 600, env_extra: dict | None = None
 ) -> subprocess.CompletedProcess:
     """The console script in its own process (and JVM), with no CLAIMHOUSE_* settings but
-    env_extra's."""
+    env_extra's; a warm engine the developer left running is not used unless env_extra names
+    an engine folder."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+    if "CLAIMHOUSE_ENGINE_DIR" not in (env_extra or {}):
+        env["CLAIMHOUSE_ENGINE"] = "off"
     env.update(env_extra or {})
     return subprocess.run(
         [CLAIMHOUSE, *args], capture_output=True, text=True, timeout=timeout, env=env
@@ -75,6 +78,24 @@ def spark(tmp_path_factory):
     session = get_spark(load_settings(warehouse=home), ui=False)
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def hosted_engine(spark, tmp_path_factory):
+    """A warm engine (lake.engine) served from a thread of this test process, whose Spark is
+    the session's: (its folder, the server). A `claimhouse` command given
+    env_extra={"CLAIMHOUSE_ENGINE_DIR": folder} runs in it."""
+    from lake import engine
+    from lake.cli import _in_engine
+    from lake.config import load_settings
+
+    folder = tmp_path_factory.mktemp("engine")
+    settings = load_settings(warehouse=folder / "spark")
+    server = engine.Engine(folder, engine.fixed_settings(settings), _in_engine)
+    server.publish_state()
+    engine.serve_in_thread(server)
+    yield folder, server
+    server.shutdown()
 
 
 @pytest.fixture

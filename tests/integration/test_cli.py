@@ -23,7 +23,7 @@ runner = CliRunner()
 def test_help_lists_commands():
     done = claimhouse("--help")
     assert done.returncode == 0
-    for command in ("run", "sql", "history", "serve-sql", "generate"):
+    for command in ("run", "sql", "history", "serve-sql", "generate", "engine"):
         assert command in done.stdout
 
 
@@ -183,11 +183,12 @@ def test_history_of_missing_table(populated):
 
 
 @pytest.mark.slow
-def test_run_end_to_end_twice(spark, cli_run):
-    """The real console script in its own JVM: exit code 0, counts printed. The rerun goes
-    through the same command in this test's Spark session, which never saw the warehouse:
-    everything it knows comes from disk."""
+def test_run_end_to_end_twice(spark, cli_run, hosted_engine):
+    """The real console script in its own JVM: exit code 0, counts printed. The rerun is the
+    same command with the warm engine up (served by this test's Spark session, which never saw
+    the warehouse: everything it knows comes from disk): it runs there and prints here."""
     warehouse, first = cli_run
+    folder, server = hosted_engine
     args = ("run", "--input", str(SEEDS), "--warehouse", str(warehouse))
     assert first.returncode == 0, first.stderr
     text = " ".join(first.stdout.split())
@@ -202,8 +203,12 @@ def test_run_end_to_end_twice(spark, cli_run):
         in text
     )
     # The rerun as cron or CI would log it: one JSON object per line on stdout.
-    second = runner.invoke(app, [*args, "--log-format", "json"])
-    assert second.exit_code == 0, second.output
+    served = server.served
+    second = claimhouse(
+        *args, "--log-format", "json", env_extra={"CLAIMHOUSE_ENGINE_DIR": str(folder)}
+    )
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert server.served == served + 1
     events = [json.loads(line) for line in second.stdout.splitlines()]
     assert [e["event"] for e in events[:2]] == ["start", "step"]
     layers = [(e["layer"], e["message"]) for e in events if e["event"] == "layer"]
@@ -220,6 +225,14 @@ def test_run_end_to_end_twice(spark, cli_run):
     )
     (done,) = [e for e in events if e["event"] == "done"]
     assert done["tables"]["gold.facts"] == {"rows": 23, "delta_version": 0}
+    # The layers' rows as the cold run printed them, the same from the engine.
+    printed = {
+        cells[0]: int(cells[1].replace(",", ""))
+        for line in first.stdout.splitlines()
+        if line.startswith("│") and (cells := [c.strip() for c in line.strip("│").split("│")])
+    }
+    for name in ("bronze.articles", "silver.claims", "silver.article_stories", "gold.facts"):
+        assert done["tables"][name]["rows"] == printed[name], name
     assert done["run_id"] == events[0]["run_id"] and done["seconds"] > 0
     assert (warehouse / "bronze" / "articles" / "_delta_log").is_dir()
     # Metastore, Derby and scratch files stay inside the warehouse, not the working directory.
