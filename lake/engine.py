@@ -42,6 +42,9 @@ STATE_FILE = "engine.json"
 FORWARDED = ("run", "sql")
 _STATUS, _STOP = "__status__", "__stop__"
 _CONNECT_TIMEOUT_S = 2.0
+# A client must send its request this soon after connecting, or it is dropped: the engine
+# serves one client at a time, and a silent one would hold it.
+REQUEST_TIMEOUT_S = 10.0
 # Settings fixed when a JVM starts: a command that needs other values cannot use the engine.
 _FIXED = ("spark_master", "catalog", "driver_memory", "spark_event_log", "jars_dir")
 
@@ -267,11 +270,8 @@ class Engine:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.bind(("127.0.0.1", 0))
         self._sock.listen(8)
+        self.port: int = self._sock.getsockname()[1]
         self._stopping = threading.Event()
-
-    @property
-    def port(self) -> int:
-        return self._sock.getsockname()[1]
 
     def publish_state(self) -> EngineState:
         """Write the state file (owner-only) that clients find the engine by."""
@@ -299,8 +299,9 @@ class Engine:
                     self._serve(conn)
         finally:
             self._sock.close()
-            with contextlib.suppress(OSError):
-                if read_state(self.engine_dir) and read_state(self.engine_dir).port == self.port:
+            current = read_state(self.engine_dir)
+            if current is not None and current.port == self.port:
+                with contextlib.suppress(OSError):
                     state_path(self.engine_dir).unlink()
 
     def shutdown(self) -> None:
@@ -316,11 +317,15 @@ class Engine:
             with lock, contextlib.suppress(OSError):
                 conn.sendall(json.dumps(message).encode() + b"\n")
 
+        conn.settimeout(REQUEST_TIMEOUT_S)
         try:
             message = json.loads(conn.makefile("r", encoding="utf-8").readline() or "{}")
+        except OSError:
+            return  # silent past the timeout, or gone
         except ValueError:
             send({"refused": "not a claimhouse engine request"})
             return
+        conn.settimeout(None)
         if not hmac.compare_digest(str(message.get("token", "")), self.token):
             send({"refused": "wrong engine token (is the state file from another engine?)"})
             return

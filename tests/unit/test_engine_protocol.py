@@ -135,3 +135,15 @@ def test_only_a_sql_shell_without_a_query_is_interactive(argv, shell):
 def test_the_state_file_is_the_owners_alone(served, tmp_path):
     mode = engine.state_path(tmp_path / "engine").stat().st_mode & 0o777
     assert mode == 0o600 and (Path(tmp_path / "engine").stat().st_mode & 0o777) == 0o700
+
+
+def test_a_silent_client_is_dropped_and_the_next_one_served(served, monkeypatch):
+    state, server, seen = served
+    monkeypatch.setattr(engine, "REQUEST_TIMEOUT_S", 0.3)
+    import socket
+
+    with socket.create_connection((state.host, state.port)) as silent:
+        # It says nothing; the engine drops it and answers the next client.
+        assert engine.request(state, ["run", "fine"], env={}, timeout_s=10) == {"exit": 0}
+        assert silent.recv(1) == b""
+    assert len(seen) == 1
