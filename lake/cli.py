@@ -1023,6 +1023,24 @@ def _in_engine(argv: list[str]) -> int:
     return 0
 
 
+@app.command("dagster-run", hidden=True)
+def dagster_run(input_json: str) -> None:
+    """A Dagster run handed over by orchestration.launcher: what `dagster api execute_run`
+    does, in this process (the warm engine's, when it is up)."""
+    from dagster._cli.api import _execute_run_command_body
+    from dagster._cli.utils import get_instance_for_cli
+    from dagster._grpc.types import ExecuteRunArgs
+    from dagster._serdes import deserialize_value
+
+    args = deserialize_value(input_json, ExecuteRunArgs)
+    with get_instance_for_cli(instance_ref=args.instance_ref) as instance:
+        code = _execute_run_command_body(
+            args.run_id, instance, lambda event: None, set_exit_code_on_failure=True
+        )
+    if code:
+        raise typer.Exit(EXIT_DATA)
+
+
 @engine_app.command("stop")
 def engine_stop() -> None:
     """Stop the engine (a command it is running finishes first)."""
@@ -1083,7 +1101,7 @@ def _forward(settings, argv: list[str]) -> int | None:
 
 def main() -> None:
     argv = sys.argv[1:]
-    if argv and argv[0] in ("run", "sql") and "--help" not in argv:
+    if argv and argv[0] in ("run", "sql", "dagster-run") and "--help" not in argv:
         try:
             settings = load_settings()
         except SettingsError:

@@ -83,7 +83,9 @@ def dagster_ui(tmp_path_factory, cli_run):
         + ["--warehouse", str(work / "warehouse"), "--input", str(SEEDS)],
         stdout=(work / "ui.log").open("w"),
         stderr=subprocess.STDOUT,
-        env={**env, "TMPDIR": str(work)},
+        # No warm engine (orchestration.launcher): the run is a process of its own, as Dagster's
+        # default launcher starts it; tests/orchestration/test_launcher.py hands one to an engine.
+        env={**env, "TMPDIR": str(work), "CLAIMHOUSE_ENGINE_DIR": str(work / "no-engine")},
         start_new_session=True,  # its own process group: the whole dagster tree stops together
     )
     url = f"http://127.0.0.1:{port}"
