@@ -1083,7 +1083,7 @@ def _forward(settings, argv: list[str]) -> int | None:
 
     from lake import engine
 
-    if engine.read_state(settings.engine_dir) is None:
+    if engine.in_use(settings) is None:
         return None
     piped = not sys.stdin.isatty()
     if engine.interactive(argv) and not piped:
@@ -1100,13 +1100,15 @@ def _forward(settings, argv: list[str]) -> int | None:
 
 
 def main() -> None:
+    from lake.engine import FORWARDED
+
     argv = sys.argv[1:]
-    if argv and argv[0] in ("run", "sql", "dagster-run") and "--help" not in argv:
+    if argv and argv[0] in FORWARDED and "--help" not in argv:
         try:
             settings = load_settings()
         except SettingsError:
             settings = None  # the command itself reports it
-        if settings is not None and settings.engine == "auto":
+        if settings is not None:
             code = _forward(settings, argv)
             if code is not None:
                 sys.exit(code)

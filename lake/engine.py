@@ -95,6 +95,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def in_use(settings: Settings) -> EngineState | None:
+    """The engine commands should go to: the running one, unless CLAIMHOUSE_ENGINE is off."""
+    return read_state(settings.engine_dir) if settings.engine == "auto" else None
+
+
 def fixed_settings(settings: Settings) -> dict[str, str]:
     return {name: str(getattr(settings, name)) for name in _FIXED}
 

@@ -33,7 +33,7 @@ def engine_up() -> bool:
         settings = load_settings()
     except SettingsError:
         return False
-    return settings.engine == "auto" and engine.read_state(settings.engine_dir) is not None
+    return engine.in_use(settings) is not None
 
 
 def execute_run_args(instance: DagsterInstance, run_id: str, job_code_origin) -> str:
