@@ -71,9 +71,10 @@ def _without_newsletter(page) -> None:
 
 
 @pytest.fixture(scope="module")
-def dagster_ui(tmp_path_factory, cli_run):
+def dagster_ui(tmp_path_factory, cli_run, hosted_engine):
     """`claimhouse ui` on a copy of the warehouse `claimhouse run` built from the seeds (a user
-    opening the UI on their lake): (url, work folder)."""
+    opening the UI on their lake), with the warm engine up (conftest's hosted_engine, served
+    by this test process): (url, work folder, the engine)."""
     port = _free_port()
     work = tmp_path_factory.mktemp("ui")
     shutil.copytree(cli_run[0], work / "warehouse")
@@ -83,9 +84,7 @@ def dagster_ui(tmp_path_factory, cli_run):
         + ["--warehouse", str(work / "warehouse"), "--input", str(SEEDS)],
         stdout=(work / "ui.log").open("w"),
         stderr=subprocess.STDOUT,
-        # No warm engine (orchestration.launcher): the run is a process of its own, as Dagster's
-        # default launcher starts it; tests/orchestration/test_launcher.py hands one to an engine.
-        env={**env, "TMPDIR": str(work), "CLAIMHOUSE_ENGINE_DIR": str(work / "no-engine")},
+        env={**env, "TMPDIR": str(work), "CLAIMHOUSE_ENGINE_DIR": str(hosted_engine[0])},
         start_new_session=True,  # its own process group: the whole dagster tree stops together
     )
     url = f"http://127.0.0.1:{port}"
@@ -98,7 +97,7 @@ def dagster_ui(tmp_path_factory, cli_run):
             assert proc.poll() is None, (work / "ui.log").read_text()[-3000:]
             assert time.monotonic() < deadline, "dagster dev did not answer in 180 s"
             time.sleep(1)
-    yield url, work
+    yield url, work, hosted_engine[1]
     os.killpg(proc.pid, signal.SIGTERM)
     assert proc.wait(timeout=60) is not None
 
@@ -109,7 +108,8 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
     from lake.schemas import GOLD_RELEASE
     from lake.storage import Lake
 
-    url, work = dagster_ui
+    url, work, engine = dagster_ui
+    served = engine.served
     lake = Lake(spark, work / "warehouse")
     release = lake.version(GOLD_RELEASE.store)
     ARTIFACTS.mkdir(exist_ok=True)
@@ -190,6 +190,8 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
         page.screenshot(path=str(ARTIFACTS / "dagster_run.png"), full_page=True)
         browser.close()
     assert status == "SUCCESS", (work / "ui.log").read_text()[-4000:]
+    # The run went to the warm engine (orchestration.launcher), not a process of its own.
+    assert engine.served == served + 1
     # The run read the input folder (every seed logged unchanged under Dagster's run id), found
     # every layer current and left the published gold release as it was.
     logged = lake.read("bronze.ingest_log").where(f"run_id = '{run_id}'").collect()
