@@ -1,4 +1,14 @@
-{#- Measures a and b may merge only within one story, kind, per and part-of-a-whole flag. -#}
+{#- The axis a claim's value lies on, beyond its kind and measure_key: what it is per ("per
+    day"), and for money its currency (the claim's unit; '' when the article names none). Claims
+    on different axes never reconcile or merge: "$20 million" and "€20 million" are two amounts,
+    neither corroborating nor contradicting the other. For every kind but money it is per alone,
+    so measure ids stay what they were before currencies split money. -#}
+{% macro measure_axis(kind, per, unit) -%}
+    concat_ws('|', coalesce({{ per }}, ''), case when {{ kind }} = 'money' then coalesce({{ unit }}, '') end)
+{%- endmacro %}
+
+{#- Measures a and b may merge only within one story, kind, axis (measure_axis: per, and
+    currency for money) and part-of-a-whole flag. -#}
 {% macro same_measure_partition(a, b) -%}
     {{ a }}.story_id = {{ b }}.story_id and {{ a }}.kind = {{ b }}.kind
         and {{ a }}.per_key = {{ b }}.per_key and {{ a }}.is_subset = {{ b }}.is_subset

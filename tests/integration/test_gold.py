@@ -283,6 +283,7 @@ def test_dbt_build_and_docs_from_a_shell(spark, gold, tmp_path):
     }
     assert unit_tests == {
         "int_claims_intervals.magnitude_bands_split_quantities_an_order_of_magnitude_apart": "pass",
+        "int_claims_intervals.money_in_two_currencies_is_two_measures": "pass",
         "int_claims_reconciled.reconcile_agreement_disjoint_vague_dates_and_measures": "pass",
         "int_measure_precise_merges.merge_measures_that_name_one_quantity": "pass",
         "int_measure_merges.learned_synonyms_take_in_a_disagreeing_minority": "pass",

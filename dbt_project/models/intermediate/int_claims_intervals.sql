@@ -51,6 +51,7 @@ intervals as (
 graded as (
     select
         *,
+        {{ measure_axis('kind', 'per', 'unit') }} as axis,
         -- Informative: the claim bounds its value ("last week" with no publication date does not).
         case when kind = 'date' then md_lo is not null else lo is not null and hi is not null end
             as is_informative,
@@ -68,7 +69,7 @@ spans as (
         *,
         -- An open bound ("at least 5") caps nothing: no claim above it starts a band.
         max(case when kind not in ('date', 'time') and is_informative then hi end) over (
-            partition by story_id, kind, measure_key, coalesce(per, '')
+            partition by story_id, kind, measure_key, axis
             order by lo, hi, claim_id
             rows between unbounded preceding and 1 preceding
         ) as top_below
@@ -85,7 +86,7 @@ banded as (
                 else 0
             end
         ) over (
-            partition by story_id, kind, measure_key, coalesce(per, '')
+            partition by story_id, kind, measure_key, axis
             order by lo, hi, claim_id
             rows between unbounded preceding and current row
         ) as magnitude_band
@@ -98,7 +99,7 @@ select
     substr(
         sha2(
             concat_ws(
-                '|', story_id, kind, measure_key, coalesce(per, ''),
+                '|', story_id, kind, measure_key, axis,
                 case when magnitude_band > 0 then cast(magnitude_band as string) end
             ),
             256

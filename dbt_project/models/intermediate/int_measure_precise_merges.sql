@@ -25,7 +25,7 @@ measures as (
         measure_id,
         story_id,
         kind,
-        coalesce(per, '') as per_key,
+        {{ measure_axis('kind', 'per', 'unit') }} as per_key,
         measure_key,
         measure_key like '%/subset%' as is_subset,
         count(distinct article_id) as article_count,
@@ -33,7 +33,7 @@ measures as (
         max(case when group_rank = 1 then struct(qualifier, year_known, lo, hi, md_lo, md_hi) end)
             as consensus
     from claims
-    group by measure_id, story_id, kind, coalesce(per, ''), measure_key
+    group by measure_id, story_id, kind, {{ measure_axis('kind', 'per', 'unit') }}, measure_key
 ),
 
 -- An open bound compares as at most 1.5 times its value: writers round down to a nearby figure
