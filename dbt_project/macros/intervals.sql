@@ -1,9 +1,16 @@
 {#- Two claims' value intervals overlap. Dates compare by day; a date without a year compares
-    by month and day only. Used for support, consensus and conflicts alike. -#}
+    by month and day only. Clock times (minutes after midnight) lie on a circle: "about 11:55
+    p.m." (1420 to 1450) meets "00:02" (2), a day later; an open bound ("after 10 p.m.") reaches
+    only to midnight. Used for support, consensus and conflicts alike. -#}
 {% macro intervals_overlap(a, b) -%}
   (case
      when {{ a }}.kind = 'date' and not ({{ a }}.year_known and {{ b }}.year_known)
        then {{ a }}.md_lo <= {{ b }}.md_hi and {{ b }}.md_lo <= {{ a }}.md_hi
+     when {{ a }}.kind = 'time'
+       then {{ a }}.lo <= {{ b }}.hi and {{ b }}.lo <= {{ a }}.hi
+         or {{ a }}.hi < double('Infinity') and {{ b }}.hi < double('Infinity') and (
+           {{ a }}.lo <= {{ b }}.hi - 1440 and {{ b }}.lo - 1440 <= {{ a }}.hi
+           or {{ a }}.lo <= {{ b }}.hi + 1440 and {{ b }}.lo + 1440 <= {{ a }}.hi)
      else {{ a }}.lo <= {{ b }}.hi and {{ b }}.lo <= {{ a }}.hi
    end)
 {%- endmacro %}

@@ -38,7 +38,8 @@ measures as (
 
 -- An open bound compares as at most 1.5 times its value: writers round down to a nearby figure
 -- ("more than 300" beside 370), not to one a hundred times smaller; an upper bound likewise as
--- at least its value over 1.5 ("as many as 64 people" is not 4 deaths).
+-- at least its value over 1.5 ("as many as 64 people" is not 4 deaths). Not clock times: 1.5
+-- times 10 p.m. is no time of day ("after 10 p.m." stays open, up to midnight).
 closed as (
     select
         measures.measure_id,
@@ -51,12 +52,12 @@ closed as (
         consensus.qualifier = 'vague' as is_vague,
         consensus.year_known,
         case
-            when kind <> 'date' and consensus.qualifier = 'up_to' and consensus.hi > 0
+            when kind not in ('date', 'time') and consensus.qualifier = 'up_to' and consensus.hi > 0
                 then consensus.hi / {{ var('open_bound_factor') }}
             else consensus.lo
         end as lo,
         case
-            when kind = 'date' or consensus.hi < double('Infinity') then consensus.hi
+            when kind in ('date', 'time') or consensus.hi < double('Infinity') then consensus.hi
             else greatest(consensus.lo, 0d) * {{ var('open_bound_factor') }}
         end as hi,
         consensus.md_lo,
