@@ -349,7 +349,8 @@ class Engine:
                 send({"declined": why})
                 return
             self.served += 1
-            code = _run(self.handler, argv)
+            with _command_conf():
+                code = _run(self.handler, argv)
         send({"exit": code})
 
     def _declined(self, argv: list[str], env: dict[str, str]) -> str | None:
@@ -413,6 +414,35 @@ def _client_context(
         for key in [k for k in os.environ if k.startswith("CLAIMHOUSE_")]:
             del os.environ[key]
         os.environ.update(saved_env)
+
+
+@contextlib.contextmanager
+def _command_conf() -> Iterator[None]:
+    """The client's per-command Spark settings (lake.spark.command_conf: its shuffle
+    partitions) on this process's session while its command runs; the engine's own after."""
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    from lake.spark import command_conf
+
+    # The session is active in the thread that made it; this may be another.
+    running = SparkContext._active_spark_context is not None
+    session = SparkSession.builder.getOrCreate() if running else None
+    try:
+        wanted = command_conf(load_settings()) if session is not None else {}
+    except ValueError:  # the command itself reports bad settings
+        wanted = {}
+    saved = {key: session.conf.get(key, None) for key in wanted}
+    try:
+        for key, value in wanted.items():
+            session.conf.set(key, value)
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                session.conf.unset(key)
+            else:
+                session.conf.set(key, value)
 
 
 def _run(handler: Handler, argv: list[str]) -> int:

@@ -55,8 +55,7 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
         ),
         "spark.driver.extraJavaOptions": java_opts,
         "spark.local.dir": str(spark_dir / "tmp"),
-        # Small data per run: few shuffle partitions keep local runs fast; AQE coalesces anyway.
-        "spark.sql.shuffle.partitions": str(settings.shuffle_partitions),
+        **command_conf(settings),
         "spark.sql.session.timeZone": "UTC",
         # Delta rebuilds a table's state with this many tasks (default 50): our logs are short.
         "spark.databricks.delta.snapshotPartitions": "4",
@@ -99,6 +98,13 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
         # loader (the Thrift server's session handlers) must still find the Delta catalog.
         conf["spark.driver.extraClassPath"] = ":".join(str(j) for j in jars)
     return conf
+
+
+def command_conf(settings: Settings) -> dict[str, str]:
+    """The settings a running session can take per command (SQL settings, unlike the JVM's):
+    the warm engine applies a client's for the length of its command."""
+    # Small data per run: few shuffle partitions keep local runs fast; AQE coalesces anyway.
+    return {"spark.sql.shuffle.partitions": str(settings.shuffle_partitions)}
 
 
 def get_spark(settings: Settings, ui: bool | None = None, endpoint: bool = False) -> SparkSession:

@@ -46,6 +46,31 @@ def test_a_run_in_the_engine_builds_and_prints_what_a_run_in_its_own_spark_does(
     assert "gold: 12 dbt models built" in done.stdout
 
 
+def test_a_command_in_the_engine_runs_with_the_clients_shuffle_partitions(
+    spark, hosted_engine, tmp_path
+):
+    """The SQL settings a session takes per command (lake.spark.command_conf) are the
+    client's while its command runs, and the engine's own again afterwards."""
+    folder, server = hosted_engine
+    own = spark.conf.get("spark.sql.shuffle.partitions")
+    assert own != "7"
+    via = {"CLAIMHOUSE_ENGINE_DIR": str(folder), "CLAIMHOUSE_SHUFFLE_PARTITIONS": "7"}
+    served = server.served
+    done = claimhouse(
+        "sql",
+        "SET spark.sql.shuffle.partitions",
+        "--format",
+        "json",
+        "--warehouse",
+        str(tmp_path / "wh"),
+        env_extra=via,
+    )
+    assert done.returncode == 0, done.stderr
+    assert server.served == served + 1
+    assert json.loads(done.stdout) == [{"key": "spark.sql.shuffle.partitions", "value": "7"}]
+    assert spark.conf.get("spark.sql.shuffle.partitions") == own
+
+
 def test_sql_in_the_engine_reads_the_warehouse_it_names(cli_run, hosted_engine, tmp_path):
     """A query as an argument, and statements piped in, each against its own warehouse."""
     folder, server = hosted_engine
