@@ -997,7 +997,7 @@ def engine_serve() -> None:
 
     from lake import engine
 
-    settings = _settings(settings_dir_warehouse())
+    settings = _settings(_engine_scratch())
     spark = _session(settings)
     server = engine.Engine(settings.engine_dir, engine.fixed_settings(settings), _in_engine)
     signal.signal(signal.SIGTERM, lambda *_: server.shutdown())
@@ -1009,7 +1009,7 @@ def engine_serve() -> None:
         spark.stop()
 
 
-def settings_dir_warehouse() -> Path:
+def _engine_scratch() -> Path:
     """The engine's own Spark scratch space (metastore, temp files): its folder, not a lake."""
     return _settings().engine_dir / "spark"
 
