@@ -423,26 +423,21 @@ def _command_conf() -> Iterator[None]:
     from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
-    from lake.spark import command_conf
+    from lake.spark import command_conf, conf_restored
 
     # The session is active in the thread that made it; this may be another.
-    running = SparkContext._active_spark_context is not None
-    session = SparkSession.builder.getOrCreate() if running else None
+    if SparkContext._active_spark_context is None:
+        yield
+        return
+    session = SparkSession.builder.getOrCreate()
     try:
-        wanted = command_conf(load_settings()) if session is not None else {}
+        wanted = command_conf(load_settings())
     except ValueError:  # the command itself reports bad settings
         wanted = {}
-    saved = {key: session.conf.get(key, None) for key in wanted}
-    try:
+    with conf_restored(session, wanted):
         for key, value in wanted.items():
             session.conf.set(key, value)
         yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                session.conf.unset(key)
-            else:
-                session.conf.set(key, value)
 
 
 def _run(handler: Handler, argv: list[str]) -> int:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -98,6 +100,21 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
         # loader (the Thrift server's session handlers) must still find the Delta catalog.
         conf["spark.driver.extraClassPath"] = ":".join(str(j) for j in jars)
     return conf
+
+
+@contextlib.contextmanager
+def conf_restored(spark: SparkSession, keys: Iterable[str]) -> Iterator[None]:
+    """Put these session settings back as they were (unset when they were) afterwards,
+    whatever the block or a library inside it set."""
+    saved = {key: spark.conf.get(key, None) for key in keys}
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
 
 
 def command_conf(settings: Settings) -> dict[str, str]:

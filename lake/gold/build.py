@@ -27,7 +27,7 @@ from lake.contracts.enforce import candidates, enforce_tables
 from lake.contracts.run import ContractViolation
 from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit
 from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, SILVER_ARTICLE_STORIES
-from lake.spark import LOG4J_CONF
+from lake.spark import LOG4J_CONF, conf_restored
 from lake.storage import Lake, LakeError
 
 # The tables dbt_project/ reads (its sources); gold is a function of these and the project.
@@ -264,16 +264,11 @@ def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: s
             f"dbt project not found at {settings.dbt_project}: set CLAIMHOUSE_DBT_PROJECT to the "
             "folder holding dbt_project.yml"
         )
-    saved_conf = {key: spark.conf.get(key, None) for key in _TOUCHED_CONF}
-    try:
-        with _dbt_environment(settings, saved_conf[COMMIT_METADATA]):
-            result = dbtRunner().invoke(args)
-    finally:
-        for key, value in saved_conf.items():
-            if value is None:
-                spark.conf.unset(key)
-            else:
-                spark.conf.set(key, value)
+    with (
+        conf_restored(spark, _TOUCHED_CONF),
+        _dbt_environment(settings, spark.conf.get(COMMIT_METADATA, None)),
+    ):
+        result = dbtRunner().invoke(args)
     if result.exception is not None:
         raise GoldBuildError(f"dbt {command} could not run: {result.exception}")
     summary = GoldSummary()
