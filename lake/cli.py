@@ -196,12 +196,19 @@ def run(
             help="Record what the run built in the Dagster instance `claimhouse ui` opens",
         ),
     ] = True,
+    full_refresh: Annotated[
+        bool,
+        typer.Option(
+            "--full-refresh",
+            help="Rebuild gold's every story, not only those changed since its last build",
+        ),
+    ] = False,
 ) -> None:
     """Run every layer end to end: ingest articles into bronze, then build the layers after it."""
 
     _log["format"] = log_format
     try:
-        _run(input_dir, warehouse, master, max_file_bytes, dagster)
+        _run(input_dir, warehouse, master, max_file_bytes, dagster, full_refresh)
     finally:
         _log["format"] = LogFormat.text
 
@@ -227,7 +234,9 @@ def _record_in_dagster(spark, settings, progress, report) -> None:
     report(f"{datetime.now().astimezone():%H:%M:%S} {recorded.describe()}")
 
 
-def _run(input_dir, warehouse, master, max_file_bytes, dagster: bool = True) -> None:
+def _run(
+    input_dir, warehouse, master, max_file_bytes, dagster: bool = True, full_refresh: bool = False
+) -> None:
     from lake.pipeline import new_run_id, run_pipeline
     from lake.storage import LakeError
 
@@ -261,7 +270,9 @@ def _run(input_dir, warehouse, master, max_file_bytes, dagster: bool = True) -> 
     with _writer(settings, run_id), _progress("starting Spark...") as progress:
         spark = _session(settings)
         try:
-            summary = run_pipeline(spark, settings, run_id, progress=progress, report=report)
+            summary = run_pipeline(
+                spark, settings, run_id, progress=progress, report=report, full_refresh=full_refresh
+            )
         except LakeError as exc:
             if dagster:
                 _record_in_dagster(spark, settings, progress, report)

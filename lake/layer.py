@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -48,6 +48,8 @@ class RunContext:
     run_id: str
     progress: Callable[[str], None] = _quiet
     report: Callable[[str], None] = _quiet
+    # Rebuild derived tables whole, not only what changed (`claimhouse run --full-refresh`).
+    full_refresh: bool = False
 
 
 @contextmanager
@@ -57,13 +59,15 @@ def open_run(
     run_id: str,
     progress: Callable[[str], None] = _quiet,
     report: Callable[[str], None] = _quiet,
+    full_refresh: bool = False,
 ) -> Iterator[RunContext]:
     """A RunContext whose Delta commits name the run (`claimhouse run <id>` in DESCRIBE
     HISTORY's userMetadata); the session's previous value comes back afterwards."""
     previous = spark.conf.get(COMMIT_METADATA, None)
     spark.conf.set(COMMIT_METADATA, f"claimhouse run {run_id}")
     try:
-        yield RunContext(spark, Lake(spark, settings.warehouse), settings, run_id, progress, report)
+        lake = Lake(spark, settings.warehouse)
+        yield RunContext(spark, lake, settings, run_id, progress, report, full_refresh)
     finally:
         if previous is None:
             spark.conf.unset(COMMIT_METADATA)
@@ -120,18 +124,20 @@ def pin(lake: Lake, tables: tuple[str, ...]) -> dict[str, int]:
 
 
 def execute(unit: Unit, ctx: RunContext, force: bool = False) -> UnitResult:
-    """Run one unit: pin, skip when unchanged (unless `force`), build -> validate -> publish,
-    record."""
+    """Run one unit: pin, skip when unchanged (unless `force` or the run's full refresh; both
+    rebuild it whole), build -> validate -> publish, record."""
     started_at = datetime.now(UTC)
     started = time.perf_counter()
     inputs = pin(ctx.lake, unit.inputs)
     code = unit.code_version(ctx.settings)
+    force = force or ctx.full_refresh
     if not force and unit.unchanged is not None and _is_current(ctx.lake, unit, inputs, code):
         summary = unit.unchanged()
         result = UnitResult(unit.name, "unchanged", summary, inputs, {}, 0.0)
         ctx.report(_stamped(summary.describe()))
         return result
     ctx.progress(f"{unit.name}: {unit.doing}")
+    ctx = replace(ctx, full_refresh=force)
     try:
         summary = unit.build(ctx, inputs)
     except CandidateRejected as rejected:
@@ -176,8 +182,11 @@ def _is_current(lake: Lake, unit: Unit, inputs: dict[str, int], code: str) -> bo
     last = last_published(lake, unit.name)
     if last is None or last["code_version"] != code or dict(last["inputs"] or {}) != inputs:
         return False
+    # A unit may record more than its outputs (gold: every table dbt builds).
     outputs = dict(last["outputs"] or {})
-    return set(outputs) == set(unit.outputs) and pin(lake, unit.outputs) == outputs
+    if not set(unit.outputs) <= set(outputs):
+        return False
+    return pin(lake, unit.outputs) == {t: outputs[t] for t in unit.outputs}
 
 
 def _record(

@@ -109,7 +109,9 @@ def run_pipeline(
     run_id: str | None = None,
     progress: Progress = lambda message: None,
     report: Progress = lambda line: None,
+    full_refresh: bool = False,
 ) -> RunSummary:
-    """Every unit end to end, with one run id on every Delta commit."""
-    with open_run(spark, settings, run_id or new_run_id(), progress, report) as ctx:
+    """Every unit end to end, with one run id on every Delta commit. `full_refresh` rebuilds
+    gold whole, not only the stories changed since its last build."""
+    with open_run(spark, settings, run_id or new_run_id(), progress, report, full_refresh) as ctx:
         return run_units(ctx)

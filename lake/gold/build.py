@@ -25,13 +25,17 @@ from pyspark.sql import SparkSession
 from lake.config import Settings
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.contracts.run import ContractViolation
-from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit
+from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit, last_published
 from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, SILVER_ARTICLE_STORIES
 from lake.spark import LOG4J_CONF, conf_restored
 from lake.storage import Lake, LakeError
 
 # The tables dbt_project/ reads (its sources); gold is a function of these and the project.
 DBT_SOURCES = ("bronze.articles", "silver.claims", "silver.article_stories")
+# The sources whose changes since the last build decide the stories gold rebuilds
+# (int_touched_stories); bronze is insert-only, and its new articles reach gold as claims.
+_INCREMENTAL_INPUTS = ("silver.claims", "silver.article_stories")
+TOUCHED_STORIES = "gold_intermediate.touched_stories"
 # dbt tests the pipeline leaves out: the intermediate models' invariants (dbt_project.yml).
 INTERNAL = "tag:internal"
 _NOT_PROJECT_FILES = {"target", "logs", "dbt_packages"}
@@ -53,13 +57,20 @@ class GoldSummary:
     # gold_build.* versions this build published (the release), once it passed
     outputs: dict[str, int] = field(default_factory=dict)
     contracts_s: float = 0.0
+    incremental: bool = False  # rebuilt only the stories changed since the last build
+    stories_touched: int = 0  # stories changed in silver since (not counting synonym changes)
 
     def describe(self) -> str:
         """One line for the CLI and Dagster's run log."""
         if self.unchanged:
             return "gold: unchanged (built from these silver and bronze versions already)"
+        scope = (
+            f" ({self.stories_touched} changed stories and those whose synonyms changed)"
+            if self.incremental
+            else " (every story)"
+        )
         return (
-            f"gold: {self.models} dbt models built, {self.tests_passed} tests passed"
+            f"gold: {self.models} dbt models built{scope}, {self.tests_passed} tests passed"
             + (f", {self.tests_warned} warned" if self.tests_warned else "")
             + ", contracts passed; published"
         )
@@ -71,6 +82,8 @@ class GoldSummary:
             "tests_warned": self.tests_warned,
             "dbt_seconds": round(self.seconds, 3),
             "contracts_s": round(self.contracts_s, 3),
+            "incremental": self.incremental,
+            "stories_touched": self.stories_touched,
             "release": self.outputs,
         }
 
@@ -103,8 +116,15 @@ def _dbt_environment(settings: Settings, writer: str | None = None):
                 os.environ[key] = old
 
 
-def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list[str]:
-    """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse."""
+def dbt_args(
+    command: str,
+    settings: Settings,
+    run_id: str,
+    *extra: str,
+    since: Mapping[str, int] | None = None,
+) -> list[str]:
+    """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse.
+    `since` (silver table -> version gold was last built from) makes the build incremental."""
     work = settings.warehouse / "_dbt"
     return [
         command,
@@ -117,7 +137,7 @@ def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list
         "--log-path",
         str(work / "logs"),
         "--vars",
-        json.dumps({"run_id": run_id}),
+        json.dumps({"run_id": run_id, **({"since": dict(since)} if since else {})}),
         "--quiet",
         # No network here or on most workers: do not try to send dbt's usage events.
         "--no-send-anonymous-usage-stats",
@@ -125,9 +145,13 @@ def dbt_args(command: str, settings: Settings, run_id: str, *extra: str) -> list
     ]
 
 
-def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSummary:
+def build_gold(
+    spark: SparkSession, settings: Settings, run_id: str, since: Mapping[str, int] | None = None
+) -> GoldSummary:
     """`dbt build` against the current silver tables: the models (the candidate, in
-    gold_build) and the data tests on sources and marts. dbt's unit tests check the SQL on
+    gold_build) and the data tests on sources and marts. With `since` (the silver versions the
+    gold tables were built from) only the stories changed since are rebuilt; without it, every
+    table is rebuilt (`--full-refresh`). dbt's unit tests check the SQL on
     fixed inputs, not the data, so (as dbt advises for production runs) they are left to
     development and CI (`dbt build` in dbt_project/), as are the
     intermediate models' invariant tests (tag `internal`). Publishes nothing."""
@@ -136,9 +160,21 @@ def build_gold(spark: SparkSession, settings: Settings, run_id: str) -> GoldSumm
     # A dbt source must exist: before any grouping, every article is a story of its own.
     lake.ensure(SILVER_ARTICLE_STORIES)
     args = dbt_args(
-        "build", settings, run_id, "--exclude-resource-type", "unit_test", "--exclude", INTERNAL
+        "build",
+        settings,
+        run_id,
+        "--exclude-resource-type",
+        "unit_test",
+        "--exclude",
+        INTERNAL,
+        *([] if since else ["--full-refresh"]),
+        since=since,
     )
-    return _invoke(spark, settings, args, "build")
+    summary = _invoke(spark, settings, args, "build")
+    summary.incremental = bool(since)
+    if since:
+        summary.stories_touched = lake.count(TOUCHED_STORIES)
+    return summary
 
 
 def validate_candidate(ctx: RunContext, versions: dict[str, int]) -> None:
@@ -157,8 +193,11 @@ def validate_candidate(ctx: RunContext, versions: dict[str, int]) -> None:
 def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     """Build the candidate, run its dbt tests and contracts; a candidate that passed is
     copied into the release table in one commit."""
+    since = None if ctx.full_refresh else incremental_base(ctx.lake, ctx.settings)
+    if since is None:
+        ctx.progress("gold: rebuilding every story (full refresh)")
     try:
-        summary = build_gold(ctx.spark, ctx.settings, ctx.run_id)
+        summary = build_gold(ctx.spark, ctx.settings, ctx.run_id, since)
     except GoldBuildError as failure:
         raise CandidateRejected(str(failure), _built_versions(ctx.lake), failure) from failure
     for table in drop_unbuilt_models(ctx.lake, ctx.settings):
@@ -177,8 +216,29 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
         ) from violation
     summary.contracts_s = time.perf_counter() - started
     release = ctx.lake.publish(GOLD_RELEASE, versions, ctx.run_id, docs=column_docs(ctx.settings))
-    summary.outputs = {**versions, GOLD_RELEASE.store: release}
+    summary.outputs = {**dbt_table_versions(ctx.lake, ctx.settings), GOLD_RELEASE.store: release}
     return summary
+
+
+def incremental_base(lake: Lake, settings: Settings) -> dict[str, int] | None:
+    """The silver versions the last published gold was built from, when an incremental build
+    may start from its tables: same dbt project, and every table dbt builds still at the
+    version that build left (no failed or rejected build wrote them since). None: rebuild all."""
+    last = last_published(lake, UNIT.name)
+    if last is None or last["code_version"] != project_digest(settings.dbt_project):
+        return None
+    recorded, inputs = dict(last["outputs"] or {}), dict(last["inputs"] or {})
+    tables = dbt_table_versions(lake, settings)
+    if not tables or any(recorded.get(t) != v for t, v in tables.items()):
+        return None
+    since = {t: inputs[t] for t in _INCREMENTAL_INPUTS if t in inputs}
+    return since if len(since) == len(_INCREMENTAL_INPUTS) else None
+
+
+def dbt_table_versions(lake: Lake, settings: Settings) -> dict[str, int]:
+    """Every table the dbt project builds (staging, intermediate, marts) -> its Delta version."""
+    names = (f"{n['schema']}.{n['alias']}" for n in _models(settings))
+    return {t: lake.version(t) for t in sorted(names) if lake.exists(t)}
 
 
 def _models(settings: Settings) -> list[dict]:

@@ -57,6 +57,7 @@ EXPECTED_ASSET_KEYS = [
     "gold_intermediate/measure_consensus",
     "gold_intermediate/measure_merges",
     "gold_intermediate/precise_merges",
+    "gold_intermediate/touched_stories",
     "gold_staging/bronze_articles",
     "gold_staging/silver_claims",
     "gold_staging/silver_stories",
@@ -86,13 +87,23 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     assert parents["gold_staging/silver_stories"] == {"silver/article_stories"}
     assert parents["silver/article_stories"] == {"bronze/articles"}
     # facts reconcile after measures merge: intervals -> per measure -> precise merges ->
-    # synonyms and vague measures -> per fact
-    assert parents["gold_intermediate/precise_merges"] == {"gold_intermediate/measure_consensus"}
+    # synonyms and vague measures -> per fact; each rebuilds the stories silver changed
+    touched = "gold_intermediate/touched_stories"
+    assert parents[touched] == {"silver/claims", "silver/article_stories"}
+    assert parents["gold_intermediate/precise_merges"] == {
+        "gold_intermediate/measure_consensus",
+        touched,
+    }
     assert parents["gold_intermediate/measure_merges"] == {
         "gold_intermediate/precise_merges",
         "gold_intermediate/measure_consensus",
+        touched,
     }
-    assert parents["gold_intermediate/claims_reconciled"] == {"gold_intermediate/claim_facts"}
+    assert parents["gold_intermediate/claims_reconciled"] == {
+        "gold_intermediate/claim_facts",
+        "gold_intermediate/measure_merges",
+        touched,
+    }
     # dbt tests on models are asset checks; the whole dbt project is one step, after silver.
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks

@@ -36,6 +36,7 @@ LINEAGE_NODES = (
     "bronze_articles",
     "silver_claims",
     "silver_stories",
+    "touched_stories",
     "claim_intervals",
     "measure_consensus",
     "precise_merges",

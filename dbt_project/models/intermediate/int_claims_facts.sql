@@ -1,10 +1,13 @@
+{{ config(pre_hook="{{ delete_touched_stories(after_synonyms=true) }}") }}
+-- depends_on: {{ ref('int_touched_stories') }}
+-- depends_on: {{ ref('int_measure_merges') }}
 -- Each claim with the fact it belongs to: its measure, or the measure it was merged into.
 with claims as (
-    select * from {{ ref('int_claims_intervals') }}
+    select * from {{ ref('int_claims_intervals') }} {{ story_filter(is_incremental(), after_synonyms=true) }}
 ),
 
 merges as (
-    select * from {{ ref('int_measure_merges') }}
+    select * from {{ ref('int_measure_merges') }} {{ story_filter(is_incremental(), after_synonyms=true) }}
 )
 
 select

@@ -1,3 +1,5 @@
+{{ config(pre_hook="{{ delete_touched_stories() }}") }}
+-- depends_on: {{ ref('int_touched_stories') }}
 -- Each claim as an interval on its measure's axis, with the independent source it counts as.
 -- A measure is one measure_key of one story: claims of different stories never reconcile
 -- together. int_measure_merges then joins measures that name one quantity differently. Claims of
@@ -20,6 +22,7 @@ with_story as (
         coalesce(stories.story_id, claims.article_id) as story_id
     from claims
     left join stories on claims.article_id = stories.article_id
+    {{ story_filter(is_incremental(), column='coalesce(stories.story_id, claims.article_id)') }}
 ),
 
 intervals as (

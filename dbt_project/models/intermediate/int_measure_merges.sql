@@ -1,3 +1,9 @@
+{{ config(
+    incremental_strategy='merge',
+    unique_key='measure_id',
+    pre_hook="{{ delete_touched_stories() }}",
+) }}
+-- depends_on: {{ ref('int_touched_stories') }}
 -- Facts of measures after int_measure_precise_merges. Measure keys whose measures merged there
 -- (values agreeing) in more than half the stories where both appear, and in at least
 -- `synonym_min_stories`, are synonyms learned from the corpus ("fines" / "penalty"): a fact's root
@@ -9,17 +15,11 @@
 -- names). A fact keeps the id and measure_key of the measure it is merged into.
 -- Synonyms are learned across stories (joins); each story's merging is a window over the
 -- measure's partition (Spark plans a CTE again at every mention; benchmarks/HISTORY.md).
+-- Built per story (macros/stories.sql): synonyms are learned from every story's measures, and a
+-- story is rebuilt when it changed or when one of its measures' synonym_keys did.
 
 with measures as (
     select * from {{ ref('int_measure_precise_merges') }}
-),
-
-claims as (
-    select * from {{ ref('int_measures_reconciled') }}
-),
-
-told_apart as (
-    {{ measures_told_apart('claims') }}
 ),
 
 ranked as (
@@ -85,19 +85,59 @@ key_synonyms as (
     group by kind, per_key, pair.key
 ),
 
-described as (
+with_synonyms as (
     select
         measures.*,
-        measures.measure_rank is not null and measures.fact_id = measures.measure_id
-            as is_precise_root,
-        coalesce(key_synonyms.synonym_keys, array()) as synonym_keys,
-        coalesce(told_apart.told_apart_from, array()) as told_apart_from
+        array_sort(coalesce(key_synonyms.synonym_keys, array())) as synonym_keys
     from measures
     left join key_synonyms
         on measures.kind = key_synonyms.kind
         and measures.per_key = key_synonyms.per_key
         and measures.measure_key = key_synonyms.key
-    left join told_apart on measures.measure_id = told_apart.measure_id
+),
+
+{% if is_incremental() and var('since') -%}
+-- The stories this build rebuilds: the touched ones, and those where a measure's synonyms
+-- changed (a measure new here has none before).
+in_scope as (
+    select story_id from {{ ref('int_touched_stories') }}
+    union
+    select with_synonyms.story_id
+    from with_synonyms
+    left join {{ this }} as built on with_synonyms.measure_id = built.measure_id
+    where not (with_synonyms.synonym_keys <=> built.synonym_keys)
+),
+
+scoped as (
+    select * from with_synonyms where story_id in (select story_id from in_scope)
+),
+
+claims as (
+    select * from {{ ref('int_measures_reconciled') }}
+    where story_id in (select story_id from in_scope)
+),
+{%- else -%}
+scoped as (
+    select * from with_synonyms
+),
+
+claims as (
+    select * from {{ ref('int_measures_reconciled') }}
+),
+{%- endif %}
+
+told_apart as (
+    {{ measures_told_apart('claims') }}
+),
+
+described as (
+    select
+        scoped.*,
+        scoped.measure_rank is not null and scoped.fact_id = scoped.measure_id
+            as is_precise_root,
+        coalesce(told_apart.told_apart_from, array()) as told_apart_from
+    from scoped
+    left join told_apart on scoped.measure_id = told_apart.measure_id
 ),
 
 -- A precise root joins the one better-ranked root of its partition whose key is a synonym.
@@ -196,8 +236,11 @@ merged as (
 
 select
     measure_id,
+    story_id,
     merged_fact_id as fact_id,
     measure_key,
     try_element_at(filter(keys_in_partition, m -> m.measure_id = merged.merged_fact_id), 1).measure_key
-        as fact_measure_key
+        as fact_measure_key,
+    synonym_keys,
+    '{{ build_id() }}' as built_by
 from merged

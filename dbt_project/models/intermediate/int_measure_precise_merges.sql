@@ -1,3 +1,5 @@
+{{ config(pre_hook="{{ delete_touched_stories() }}") }}
+-- depends_on: {{ ref('int_touched_stories') }}
 -- Articles name one quantity in different words ("homes" / "structures", "a penalty" / "fines",
 -- the date of "the operation" / "the raid"), so the extractor gives them different measure_keys.
 -- Within a story, measure B joins measure A when both have the same kind, per and part-of-a-whole
@@ -13,7 +15,7 @@
 -- so self-joins of CTEs mentioned later multiplied this model's plan (benchmarks/HISTORY.md).
 
 with claims as (
-    select * from {{ ref('int_measures_reconciled') }}
+    select * from {{ ref('int_measures_reconciled') }} {{ story_filter(is_incremental()) }}
 ),
 
 told_apart as (

@@ -1,8 +1,11 @@
+{{ config(pre_hook="{{ delete_touched_stories(after_synonyms=true) }}") }}
+-- depends_on: {{ ref('int_touched_stories') }}
+-- depends_on: {{ ref('int_measure_merges') }}
 -- One row per pair of incompatible value groups of a fact. A side lists the articles and
 -- attributions of claims that agree with its value and not with the other side's; claims that
 -- fit both ("mid-May" against May 20 and May 21) take no side.
 with claims as (
-    select * from {{ ref('int_claims_reconciled') }}
+    select * from {{ ref('int_claims_reconciled') }} {{ story_filter(is_incremental(), after_synonyms=true) }}
 ),
 
 anchors as (
@@ -12,6 +15,7 @@ anchors as (
 sides as (
     select
         side_a.fact_id,
+        side_a.story_id,
         side_a.fact_measure_key as measure_key,
         side_a.value_text as value_a,
         side_b.value_text as value_b,
@@ -33,6 +37,7 @@ conflicts as (
     select
         substr(sha2(concat_ws('|', fact_id, value_a, value_b), 256), 1, 16) as conflict_id,
         fact_id,
+        story_id,
         measure_key,
         value_a,
         value_b,
@@ -47,7 +52,7 @@ conflicts as (
         array_sort(collect_set(case when on_a and not on_b then claim_id end)) as claims_a,
         array_sort(collect_set(case when on_b and not on_a then claim_id end)) as claims_b
     from sides
-    group by fact_id, measure_key, value_a, value_b, kind
+    group by fact_id, story_id, measure_key, value_a, value_b, kind
 )
 
 select * from conflicts

@@ -1,7 +1,10 @@
+{{ config(pre_hook="{{ delete_touched_stories(after_synonyms=true) }}") }}
+-- depends_on: {{ ref('int_touched_stories') }}
+-- depends_on: {{ ref('int_measure_merges') }}
 -- Every claim behind every fact, and whether it agrees with the fact's consensus, with what a
 -- reader needs to judge it: the article's outlet, title, file and date, and the claim's sentence.
 with claims as (
-    select * from {{ ref('int_claims_reconciled') }}
+    select * from {{ ref('int_claims_reconciled') }} {{ story_filter(is_incremental(), after_synonyms=true) }}
 ),
 
 articles as (
@@ -15,6 +18,7 @@ sentences as (
 evidence as (
     select
         claims.fact_id,
+        claims.story_id,
         claims.claim_id,
         claims.article_id,
         claims.reporting_outlet,

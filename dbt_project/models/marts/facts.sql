@@ -1,6 +1,9 @@
+{{ config(pre_hook="{{ delete_touched_stories(after_synonyms=true) }}") }}
+-- depends_on: {{ ref('int_touched_stories') }}
+-- depends_on: {{ ref('int_measure_merges') }}
 -- One row per fact: what the sources agree on, with its status and the evidence counts.
 with claims as (
-    select * from {{ ref('int_claims_reconciled') }}
+    select * from {{ ref('int_claims_reconciled') }} {{ story_filter(is_incremental(), after_synonyms=true) }}
 ),
 
 articles as (
@@ -93,7 +96,7 @@ facts as (
         grouped.attribution_count,
         grouped.articles,
         grouped.first_seen,
-        '{{ var("run_id") or invocation_id }}' as run_id
+        '{{ build_id() }}' as run_id
     from grouped
     left join consensus on grouped.fact_id = consensus.fact_id
     left join value_groups on grouped.fact_id = value_groups.fact_id

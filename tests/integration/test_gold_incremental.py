@@ -1,0 +1,84 @@
+"""Gold per touched story: after batches of new, changed and duplicate articles, the incremental
+builds equal a full refresh row for row, and a story no batch touched keeps its rows."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from pyspark.sql import functions as F
+
+from lake.config import load_settings
+from lake.pipeline import run_pipeline
+from lake.schemas import GOLD_BUILD_TABLES
+from lake.storage import Lake
+from lake.synthetic.generate import generate
+
+from ..conftest import SEEDS
+
+
+def _copy_articles(paths: list[Path], corpus: Path, into: Path) -> None:
+    for article in paths:
+        for path in (article, article.with_suffix(".json")):
+            target = into / "synthetic" / path.relative_to(corpus)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, target)
+
+
+@pytest.mark.slow
+def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
+    spark, cli_run, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("CLAIMHOUSE_SETTLE_S", "0")  # the test copies files just before a run
+    built, done = cli_run
+    assert done.returncode == 0, done.stderr[-3000:]
+    inputs = tmp_path / "input"
+    shutil.copytree(SEEDS, inputs)
+    settings = load_settings(warehouse=tmp_path / "warehouse", input_dir=inputs)
+    shutil.copytree(built, settings.warehouse)  # the seeds, gold built in full
+    lake = Lake(spark, settings.warehouse)
+    lake.register_all()
+
+    corpus = tmp_path / "corpus"
+    generate(articles=32, events=4, seed=5, out=corpus)
+    corpus = corpus / "articles"
+    events = {e.name: sorted(e.glob("*.txt")) for e in sorted(corpus.iterdir())}
+    e0, e1, e2, e3 = events.values()
+    # Batch 1: two events but their last articles, and a third whole (no batch touches it later).
+    _copy_articles([*e0[:-1], *e1[:-1], *e3], corpus, inputs)
+    first = run_pipeline(spark, settings, "b1")
+    assert first.gold.incremental and first.gold.stories_touched > 0
+    # Batch 2: the held-back articles of two stories, a new event, a seed article changed (new
+    # figures: a new article whose story is the seeds'), and a duplicate of another seed.
+    _copy_articles([e0[-1], e1[-1], *e2], corpus, inputs)
+    seed = sorted(inputs.glob("00*.txt"))
+    seed[1].write_text(seed[1].read_text().replace("21,000", "22,000").replace("May 20", "May 19"))
+    shutil.copy(seed[2], inputs / "copy_of_002.txt")
+    second = run_pipeline(spark, settings, "b2")
+    assert second.bronze.duplicates == 1
+    assert second.gold.incremental
+
+    # Stories none of whose articles arrived in batch 2 were not rebuilt: their facts are b1's.
+    stories = (
+        lake.read("silver.article_stories")
+        .select("article_id", "story_id")
+        .join(lake.read("bronze.articles").select("article_id", "run_id"), "article_id")
+    )
+    arrived = stories.where(F.col("run_id") == "b2").select("story_id").distinct()
+    untouched = stories.join(arrived, "story_id", "left_anti").select("story_id").distinct()
+    facts = lake.read("gold.facts")
+    kept = facts.join(untouched, "story_id").select("run_id").distinct().collect()
+    assert [r["run_id"] for r in kept] == ["b1"]
+    rebuilt = facts.join(arrived, "story_id").select("run_id").distinct().collect()
+    assert [r["run_id"] for r in rebuilt] == ["b2"]
+
+    incremental = {t: lake.read(t).drop("run_id").localCheckpoint() for t in GOLD_BUILD_TABLES}
+    full = run_pipeline(spark, settings, "full", full_refresh=True)
+    assert not full.gold.incremental
+    assert [r[0] for r in lake.read("gold.facts").select("run_id").distinct().collect()] == ["full"]
+    for table, rows in incremental.items():
+        again = lake.read(table).drop("run_id")
+        assert again.count() == rows.count() > 0, table
+        assert rows.exceptAll(again).count() == 0, table
+        assert again.exceptAll(rows).count() == 0, table
