@@ -340,7 +340,8 @@ AUDIT_LAYER_RUNS = TableSpec(
                 "outputs",
                 MapType(StringType(), LongType()),
                 True,
-                "Delta version of each table written (gold: the candidate's and the release's)",
+                "Delta version of each table written (gold: every table dbt built, and the "
+                "release)",
             ),
             _f("started_at", TimestampType(), False),
             _f("finished_at", TimestampType(), False),

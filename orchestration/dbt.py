@@ -128,6 +128,12 @@ def _parse(project: DbtProject) -> None:
         )
 
 
+class GoldBuildConfig(dg.Config):
+    """Run config of the gold step (the Launchpad's config editor)."""
+
+    full_refresh: bool = False  # rebuild every story, not only those changed since the last build
+
+
 def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
     project = dbt_project(env.dbt_target)
     manifest = json.loads(prepare_manifest(project).read_text())
@@ -139,7 +145,9 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
         name="gold_dbt_build",
         exclude=INTERNAL,  # not run by build_gold, so not checks here either
     )
-    def gold_dbt_build(context: dg.AssetExecutionContext, lake: LakeResource):
+    def gold_dbt_build(
+        context: dg.AssetExecutionContext, lake: LakeResource, config: GoldBuildConfig
+    ):
         """The gold unit: `dbt build` of dbt_project/ into the candidate, gold's contracts on
         it, then the release (lake.gold.build)."""
         all_keys = set(context.assets_def.keys)
@@ -150,7 +158,9 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
                 "dbt builds every model of dbt_project/; materializations are reported for the "
                 f"{len(context.selected_asset_keys)} selected of {len(all_keys)} gold assets"
             )
-        with lake.open(context.run.run_id, log=context.log) as ctx:
+        with lake.open(
+            context.run.run_id, log=context.log, full_refresh=config.full_refresh
+        ) as ctx:
             failure: CandidateRejected | None = None
             try:
                 result = execute(gold.UNIT, ctx)

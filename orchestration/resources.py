@@ -30,15 +30,18 @@ class LakeResource(dg.ConfigurableResource):
         )
 
     @contextmanager
-    def open(self, run_id: str, log: Any = None) -> Iterator[RunContext]:
+    def open(
+        self, run_id: str, log: Any = None, full_refresh: bool = False
+    ) -> Iterator[RunContext]:
         """The warehouse's writer lock, this process's SparkSession (started on first use,
         reused by later steps of the run) and a RunContext whose Delta commits name the run,
-        as `claimhouse run` opens them. `log` (Dagster's) hears the units' progress."""
+        as `claimhouse run` opens them. `log` (Dagster's) hears the units' progress;
+        `full_refresh` rebuilds gold whole (`claimhouse run --full-refresh`)."""
         settings = self.settings()
         say = log.info if log is not None else (lambda message: None)
         with warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s):
             spark = get_spark(settings)
-            with open_run(spark, settings, run_id, progress=say, report=say) as ctx:
+            with open_run(spark, settings, run_id, say, say, full_refresh) as ctx:
                 yield ctx
 
 

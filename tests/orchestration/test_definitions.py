@@ -4,6 +4,7 @@ Runs in the test session's SparkSession (tests/conftest.py): LakeResource reache
 lake.spark.get_spark, which returns the active session, so no second JVM starts.
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -138,6 +139,9 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
         "silver_stories",
     ]
     assert job.executor_def is dg.in_process_executor
+    # The Launchpad can ask the gold step to rebuild every story.
+    gold_step = job.graph.node_dict["gold_dbt_build"].definition
+    assert "full_refresh" in gold_step.config_schema.config_type.fields
     assert definitions.resolve_schedule_def("claimhouse_daily").job_name == VALIDATE_JOB
 
 
@@ -289,6 +293,11 @@ def test_a_sensor_run_after_one_new_article_processes_only_that_article(
     assert lake.count("bronze.articles") == 6
     ships = lake.read("gold.facts").where(F.col("unit") == "ships").collect()
     assert [(f["consensus_value"], f["status"]) for f in ships] == [(14.0, "single_source")]
+    # Gold rebuilt only the stories the article touched: its own, and the seeds' if it joined.
+    (gold_run,) = lake.read("audit.layer_runs").where(run & (F.col("unit") == "gold")).collect()
+    summary = json.loads(gold_run["summary"])
+    assert summary["incremental"] is True
+    assert 1 <= summary["stories_touched"] <= 2
 
 
 @pytest.mark.slow
