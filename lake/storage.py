@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from delta.tables import DeltaTable
 from pyspark.sql import DataFrame, SparkSession
@@ -238,6 +240,15 @@ class Lake:
         )
         none = jvm.scala.Option.empty()
         return int(log.update(False, none, none).version())
+
+    def readable_at(self, table: str, version: int) -> bool:
+        """Whether time travel to `version` still works: Delta's log still reaches it and no
+        VACUUM deleted a data file it reads (a vacuumed version fails only when a query runs)."""
+        try:
+            files = self.read(table, version=version).inputFiles()
+        except Exception:  # noqa: BLE001 - Delta raises several kinds for an unreachable version
+            return False
+        return all(Path(url2pathname(urlparse(f).path)).is_file() for f in files)
 
     def history(self, table: str) -> DataFrame:
         """Delta's history of the table (for a released one, of the release table: a version

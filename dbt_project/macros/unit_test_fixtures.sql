@@ -2,9 +2,21 @@
   dbt's get_fixture_sql (dbt-core 1.11), except that a unit test's input rows are one VALUES list,
   not one SELECT per row joined by UNION ALL: Spark copies a CTE into every place a model names
   it, and per-row SELECTs in every copy made a 30-row test plan thousands of joins (100 s; 16 s
-  as VALUES; benchmarks/HISTORY.md).
+  as VALUES; benchmarks/HISTORY.md). An ephemeral model (staging) has no relation to read
+  its columns from, so its fixture takes them from var `staging_columns`.
 -#}
 {% macro get_fixture_sql(rows, column_name_to_data_types) %}
+{#- claimhouse: ephemeral inputs -#}
+{%- set declared = var('staging_columns').get(model.name) -%}
+{%- if not column_name_to_data_types and declared -%}
+{%-   set column_name_to_data_types = {} -%}
+{%-   set column_name_to_quoted = {} -%}
+{%-   for name, data_type in declared.items() -%}
+{%-     do column_name_to_data_types.update({name|lower: data_type}) -%}
+{%-     do column_name_to_quoted.update({name|lower: adapter.quote(name)}) -%}
+{%-   endfor -%}
+{%- endif -%}
+{#- /claimhouse -#}
 -- Fixture for {{ model.name }}
 {% set default_row = {} %}
 

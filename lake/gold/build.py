@@ -20,7 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
 
 from lake.config import Settings
 from lake.contracts.enforce import candidates, enforce_tables
@@ -72,7 +73,12 @@ class GoldSummary:
         return (
             f"gold: {self.models} dbt models built{scope}, {self.tests_passed} tests passed"
             + (f", {self.tests_warned} warned" if self.tests_warned else "")
-            + ", contracts passed; published"
+            + (
+                ", contracts passed on the rebuilt stories"
+                if self.incremental
+                else ", contracts passed"
+            )
+            + "; published"
         )
 
     def metadata(self) -> dict[str, object]:
@@ -177,25 +183,44 @@ def build_gold(
     return summary
 
 
-def validate_candidate(ctx: RunContext, versions: dict[str, int]) -> None:
+def validate_candidate(ctx: RunContext, versions: dict[str, int], incremental: bool) -> None:
     """Gold's contracts on the candidate at `versions` (gold_build.* -> Delta version); the
-    rules that join gold tables read the candidate's, not the published ones."""
+    rules that join gold tables read the candidate's, not the published ones. After an
+    incremental build, only the rows of the stories it rebuilt are checked (every rule counts
+    violating rows, and the other stories' rows passed when they were built); `claimhouse
+    validate` and the daily schedule check every row."""
     will_be = {
         GOLD_RELEASE.published(t): ctx.lake.read(
             GOLD_RELEASE.built(t), version=versions[GOLD_RELEASE.built(t)]
         )
         for t in GOLD_RELEASE.tables
     }
+    checked = dict(will_be)
+    if incremental:
+        stories = F.broadcast(rebuilt_stories(ctx.lake, will_be["gold.facts"], ctx.run_id))
+        checked = {t: df.join(stories, "story_id", "left_semi") for t, df in will_be.items()}
     with candidates(ctx.spark, will_be) as bindings:
-        enforce_tables(ctx.spark, ctx.lake, list(will_be.items()), ctx.run_id, bindings=bindings)
+        enforce_tables(ctx.spark, ctx.lake, list(checked.items()), ctx.run_id, bindings=bindings)
+
+
+def rebuilt_stories(lake: Lake, facts: DataFrame, run_id: str) -> DataFrame:
+    """The stories an incremental build rebuilt: those silver changed (touched_stories), and
+    those whose facts it wrote (facts.run_id), which takes in the stories whose synonyms
+    changed."""
+    written = facts.where(F.col("run_id") == run_id).select("story_id")
+    return lake.read(TOUCHED_STORIES).select("story_id").union(written).distinct()
 
 
 def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     """Build the candidate, run its dbt tests and contracts; a candidate that passed is
     copied into the release table in one commit."""
-    since = None if ctx.full_refresh else incremental_base(ctx.lake, ctx.settings)
+    since, why = (
+        (None, "a full refresh was asked for")
+        if ctx.full_refresh
+        else incremental_base(ctx.lake, ctx.settings)
+    )
     if since is None:
-        ctx.progress("gold: rebuilding every story (full refresh)")
+        ctx.progress(f"gold: rebuilding every story ({why})")
     try:
         summary = build_gold(ctx.spark, ctx.settings, ctx.run_id, since)
     except GoldBuildError as failure:
@@ -205,7 +230,7 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     versions = _built_versions(ctx.lake)
     started = time.perf_counter()
     try:
-        validate_candidate(ctx, versions)
+        validate_candidate(ctx, versions, summary.incremental)
     except ContractViolation as violation:
         where = ", ".join(f"{t} version {v}" for t, v in sorted(versions.items()))
         raise CandidateRejected(
@@ -220,19 +245,27 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     return summary
 
 
-def incremental_base(lake: Lake, settings: Settings) -> dict[str, int] | None:
+def incremental_base(lake: Lake, settings: Settings) -> tuple[dict[str, int] | None, str]:
     """The silver versions the last published gold was built from, when an incremental build
-    may start from its tables: same dbt project, and every table dbt builds still at the
-    version that build left (no failed or rejected build wrote them since). None: rebuild all."""
+    may start from its tables: same dbt project, every table dbt builds still at the version
+    that build left (no failed or rejected build wrote them since), and those silver versions
+    still readable (not vacuumed). Else None, and why every story is rebuilt."""
     last = last_published(lake, UNIT.name)
-    if last is None or last["code_version"] != project_digest(settings.dbt_project):
-        return None
+    if last is None:
+        return None, "no gold published yet"
+    if last["code_version"] != project_digest(settings.dbt_project):
+        return None, "the dbt project changed"
     recorded, inputs = dict(last["outputs"] or {}), dict(last["inputs"] or {})
     tables = dbt_table_versions(lake, settings)
     if not tables or any(recorded.get(t) != v for t, v in tables.items()):
-        return None
+        return None, "gold's tables were written since the last published build"
     since = {t: inputs[t] for t in _INCREMENTAL_INPUTS if t in inputs}
-    return since if len(since) == len(_INCREMENTAL_INPUTS) else None
+    if len(since) < len(_INCREMENTAL_INPUTS):
+        return None, "the last published build did not record its silver versions"
+    for table, version in since.items():
+        if not lake.readable_at(table, version):
+            return None, f"{table} version {version} is no longer readable (vacuumed)"
+    return since, ""
 
 
 def dbt_table_versions(lake: Lake, settings: Settings) -> dict[str, int]:
@@ -266,13 +299,16 @@ def column_docs(settings: Settings) -> dict[str, dict[str, str]]:
 
 
 def drop_unbuilt_models(lake: Lake, settings: Settings) -> list[str]:
-    """Tables in the staging and intermediate schemas that no model of the project builds any
-    more (a model renamed or removed): dropped, data and all, so the catalog and the SQL
-    endpoint list only tables each build keeps current. They are derived; nothing is lost."""
+    """Tables in the staging and intermediate schemas that no model of the project builds as a
+    table any more (a model renamed, removed or made ephemeral): dropped, data and all, so the
+    catalog and the SQL endpoint list only tables each build keeps current. They are derived;
+    nothing is lost."""
     models = [n for n in _models(settings) if n["schema"] != GOLD_RELEASE.build_layer]
-    built = {(n["schema"], n["alias"]) for n in models}
+    built = {
+        (n["schema"], n["alias"]) for n in models if n["config"]["materialized"] != "ephemeral"
+    }
     dropped = []
-    for schema in sorted({schema for schema, _ in built}):
+    for schema in sorted({n["schema"] for n in models}):
         folder = settings.warehouse / schema
         for table in sorted(folder.iterdir() if folder.is_dir() else []):
             if (schema, table.name) in built or not (table / "_delta_log").is_dir():

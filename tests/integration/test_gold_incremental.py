@@ -10,8 +10,9 @@ import pytest
 from pyspark.sql import functions as F
 
 from lake.config import load_settings
+from lake.gold.build import incremental_base
 from lake.pipeline import run_pipeline
-from lake.schemas import GOLD_BUILD_TABLES
+from lake.schemas import GOLD_BUILD_TABLES, SILVER_CLAIMS
 from lake.storage import Lake
 from lake.synthetic.generate import generate
 
@@ -72,6 +73,31 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
     assert [r["run_id"] for r in kept] == ["b1"]
     rebuilt = facts.join(arrived, "story_id").select("run_id").distinct().collect()
     assert [r["run_id"] for r in rebuilt] == ["b2"]
+    # Gold's contracts checked the rows of the stories batch 2 rebuilt, not all of gold.
+    b2_stories = facts.where(F.col("run_id") == "b2").select("story_id").distinct()
+    checked = {
+        r["table_name"]: r["element_count"]
+        for r in lake.read("audit.dq_results").where("run_id = 'b2' AND layer = 'gold'").collect()
+    }
+    in_b2 = {t: lake.read(t).join(b2_stories, "story_id", "left_semi").count() for t in checked}
+    assert checked == in_b2
+    assert sorted(checked) == ["gold.fact_conflicts", "gold.fact_evidence", "gold.facts"]
+    assert 0 < checked["gold.facts"] < lake.count("gold.facts")
+
+    # A VACUUM that removed files of the silver version gold was built from: the next build
+    # rebuilds every story, where its time-travel read would fail.
+    assert incremental_base(lake, settings)[0] is not None
+    built_from = lake.version("silver.claims")
+    lake.overwrite(SILVER_CLAIMS, lake.read("silver.claims").localCheckpoint())
+    spark.conf.set("spark.databricks.delta.retentionDurationCheck.enabled", "false")
+    try:
+        spark.sql(f"VACUUM delta.`{lake.path('silver.claims')}` RETAIN 0 HOURS")
+    finally:
+        spark.conf.unset("spark.databricks.delta.retentionDurationCheck.enabled")
+    assert incremental_base(lake, settings) == (
+        None,
+        f"silver.claims version {built_from} is no longer readable (vacuumed)",
+    )
 
     incremental = {t: lake.read(t).drop("run_id").localCheckpoint() for t in GOLD_BUILD_TABLES}
     full = run_pipeline(spark, settings, "full", full_refresh=True)

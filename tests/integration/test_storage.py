@@ -52,6 +52,20 @@ def test_append_then_read_back_and_time_travel(spark, lake):
     }
 
 
+def test_a_version_is_readable_until_vacuumed_or_beyond_the_log(spark, lake):
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    lake.overwrite(SPEC, spark.createDataFrame([("b", 2)], SPEC.schema))
+    assert [lake.readable_at("test.items", v) for v in (0, 1, 2, 3)] == [True, True, True, False]
+    spark.conf.set("spark.databricks.delta.retentionDurationCheck.enabled", "false")
+    try:
+        spark.sql(f"VACUUM delta.`{lake.path('test.items')}` RETAIN 0 HOURS")
+    finally:
+        spark.conf.unset("spark.databricks.delta.retentionDurationCheck.enabled")
+    # Version 1's file is gone; version 0 read none, and version 2's is the current one.
+    assert [lake.readable_at("test.items", v) for v in (0, 1, 2)] == [True, False, True]
+    assert rows(lake.read("test.items", version=2)) == {("b", 2)}
+
+
 def test_merge_insert_is_idempotent(spark, lake):
     batch = spark.createDataFrame([("a", 1), ("b", 2)], SPEC.schema)
     first = lake.merge_insert(SPEC, batch)

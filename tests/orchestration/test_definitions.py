@@ -59,9 +59,6 @@ EXPECTED_ASSET_KEYS = [
     "gold_intermediate/measure_merges",
     "gold_intermediate/precise_merges",
     "gold_intermediate/touched_stories",
-    "gold_staging/bronze_articles",
-    "gold_staging/silver_claims",
-    "gold_staging/silver_stories",
     "silver/article_stories",
     "silver/claims",
     "silver/claims_quarantine",
@@ -82,11 +79,20 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
         k.to_user_string(): {p.to_user_string() for p in graph.get(k).parent_keys}
         for k in graph.get_all_asset_keys()
     }
-    assert parents["gold_staging/bronze_articles"] == {"bronze/articles"}
-    assert parents["gold_staging/silver_claims"] == {"silver/claims"}
     assert parents["silver/claims"] == {"bronze/articles"}
-    assert parents["gold_staging/silver_stories"] == {"silver/article_stories"}
     assert parents["silver/article_stories"] == {"bronze/articles"}
+    # Staging models are ephemeral (no asset): the first intermediate model reads silver.
+    assert parents["gold_intermediate/claim_intervals"] == {
+        "silver/claims",
+        "silver/article_stories",
+        "gold_intermediate/touched_stories",
+    }
+    assert parents["gold/facts"] == {
+        "bronze/articles",
+        "gold_intermediate/claims_reconciled",
+        "gold_intermediate/measure_merges",
+        "gold_intermediate/touched_stories",
+    }
     # facts reconcile after measures merge: intervals -> per measure -> precise merges ->
     # synonyms and vague measures -> per fact; each rebuilds the stories silver changed
     touched = "gold_intermediate/touched_stories"

@@ -20,6 +20,10 @@ def _head(path: Path) -> list[str]:
     text = path.read_text()
     body = text[text.index("{% macro get_fixture_sql(") :]
     body = body[: body.index("{{ validate_fixture_rows(rows, row_number) }}")]
+    # Our one addition, marked: the columns of an ephemeral input from its YAML.
+    body = re.sub(
+        r"\{#- claimhouse: ephemeral inputs -#\}.*?\{#- /claimhouse -#\}", "", body, flags=re.S
+    )
     body = re.sub(r"\{#.*?#\}", "", body, flags=re.S)
     return [line.strip() for line in body.splitlines() if line.strip()]
 
