@@ -61,6 +61,8 @@ class TableSpec:
     schema: StructType
     key: tuple[str, ...]  # MERGE key: one row per key value
     description: str
+    # Delta table properties the table is created with (and an older table is given).
+    properties: tuple[tuple[str, str], ...] = ()
 
     @property
     def layer(self) -> str:
@@ -230,6 +232,9 @@ SILVER_CLAIMS = TableSpec(
     key=("claim_id",),
     description="Numeric and date claims of every article sentence, with span and source.",
     schema=StructType(_CLAIM_FIELDS),
+    # gold rebuilds the stories whose rows changed, read from Delta's change data feed
+    # (dbt_project/models/intermediate/int_touched_stories.sql)
+    properties=(("delta.enableChangeDataFeed", "true"),),
 )
 
 SILVER_CLAIMS_QUARANTINE = TableSpec(
@@ -276,6 +281,9 @@ SILVER_ARTICLE_STORIES = TableSpec(
     name="silver.article_stories",
     key=("article_id",),
     description="Which story (articles about the same event) each bronze article belongs to.",
+    # gold rebuilds the stories whose rows changed, read from Delta's change data feed
+    # (dbt_project/models/intermediate/int_touched_stories.sql)
+    properties=(("delta.enableChangeDataFeed", "true"),),
     schema=StructType(
         [
             _f("article_id", StringType(), False),

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
-from urllib.request import url2pathname
 
 from delta.tables import DeltaTable
 from pyspark.sql import DataFrame, SparkSession
@@ -125,23 +123,36 @@ class Lake:
         """Create the table empty with its schema if absent, and name it in the catalog."""
         if not self.exists(spec.name):
             # The builder, unlike a DataFrame write, keeps NOT NULL and column comments.
-            (
+            builder = (
                 DeltaTable.createIfNotExists(self.spark)
                 .location(str(self.path(spec.name)))
                 .addColumns(spec.schema)
                 .comment(spec.description)
-                .execute()
             )
+            for key, value in spec.properties:
+                builder = builder.property(key, value)
+            builder.execute()
         else:
-            self._add_new_columns(spec)
+            self._upgrade(spec)
         self.register(spec.name)
 
-    def _add_new_columns(self, spec: TableSpec) -> None:
+    def _upgrade(self, spec: TableSpec) -> None:
         """A warehouse made by an older claimhouse gains the nullable columns added to the
-        table's spec since (Delta's ALTER TABLE ADD COLUMNS: the old rows read them as null)."""
+        table's spec since (Delta's ALTER TABLE ADD COLUMNS: the old rows read them as null),
+        and the spec's table properties. Once per table and process."""
         location = str(self.path(spec.name))
-        if _SCHEMA_CHECKED.get(spec.name) == location:
+        if _SCHEMA_CHECKED.get(spec.name) == (location, spec):
             return
+        quoted = location.replace("`", "``")
+        if spec.properties:
+            current = {
+                r["key"]: r["value"]
+                for r in self.spark.sql(f"SHOW TBLPROPERTIES delta.`{quoted}`").collect()
+            }
+            unset = {k: v for k, v in spec.properties if current.get(k) != v}
+            if unset:
+                pairs = ", ".join(f"'{k}' = '{v}'" for k, v in unset.items())
+                self.spark.sql(f"ALTER TABLE delta.`{quoted}` SET TBLPROPERTIES ({pairs})")
         have = set(DeltaTable.forPath(self.spark, location).toDF().columns)
         missing = [f for f in spec.schema.fields if f.name not in have]
         if any(not f.nullable for f in missing):
@@ -160,9 +171,8 @@ class Lake:
                 )
                 for f in missing
             )
-            quoted = location.replace("`", "``")
             self.spark.sql(f"ALTER TABLE delta.`{quoted}` ADD COLUMNS ({columns})")
-        _SCHEMA_CHECKED[spec.name] = location
+        _SCHEMA_CHECKED[spec.name] = (location, spec)
 
     def read(self, table: str, version: int | None = None) -> DataFrame:
         self._require(table)
@@ -241,14 +251,27 @@ class Lake:
         none = jvm.scala.Option.empty()
         return int(log.update(False, none, none).version())
 
-    def readable_at(self, table: str, version: int) -> bool:
-        """Whether time travel to `version` still works: Delta's log still reaches it and no
-        VACUUM deleted a data file it reads (a vacuumed version fails only when a query runs)."""
+    def changes(self, table: str, after: int, upto: int) -> DataFrame:
+        """Delta's change data feed of versions after+1 to upto: every row inserted, deleted or
+        updated (both images), `_change_type` saying which."""
+        return (
+            self.spark.read.format("delta")
+            .option("readChangeFeed", "true")
+            .option("startingVersion", after + 1)
+            .option("endingVersion", upto)
+            .load(str(self.path(table)))
+        )
+
+    def changes_readable(self, table: str, after: int, upto: int) -> bool:
+        """Whether the change data feed still covers versions after+1 to upto: on since
+        `after`, and its files not vacuumed (read, so a missing file shows now)."""
+        if after >= upto:
+            return True
         try:
-            files = self.read(table, version=version).inputFiles()
-        except Exception:  # noqa: BLE001 - Delta raises several kinds for an unreachable version
+            self.changes(table, after, upto).count()
+        except Exception:  # noqa: BLE001 - Delta raises several kinds for a range it lacks
             return False
-        return all(Path(url2pathname(urlparse(f).path)).is_file() for f in files)
+        return True
 
     def history(self, table: str) -> DataFrame:
         """Delta's history of the table (for a released one, of the release table: a version
@@ -399,8 +422,8 @@ def _documented(df: DataFrame, docs: Mapping[str, Mapping[str, str]] | None, tab
 
 # table -> location this process registered it at; saves a catalog round trip per write.
 _REGISTERED: dict[str, str] = {}
-# table -> location whose schema this process has brought up to its spec.
-_SCHEMA_CHECKED: dict[str, str] = {}
+# table -> (location, spec) this process has brought the table up to.
+_SCHEMA_CHECKED: dict[str, tuple[str, TableSpec]] = {}
 
 
 def _split(table: str) -> tuple[str, str]:

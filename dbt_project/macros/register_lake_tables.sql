@@ -15,7 +15,7 @@
   {#- A SQL endpoint (the thrift target) names the lake's tables itself, and lets clients
       create nothing outside `sandbox`. -#}
   {% if execute and target.method != 'thrift' %}
-    {% set root = env_var('CLAIMHOUSE_WAREHOUSE', flags.PROFILES_DIR ~ '/../warehouse') %}
+    {% set root = warehouse_root() %}
     {% do log("claimhouse: registering the Delta tables under " ~ root
               ~ " (a PATH_NOT_FOUND error here means no tables yet: run `claimhouse run` first)") %}
     {% call statement('lake_files', fetch_result=false) %}
@@ -62,3 +62,8 @@
               ~ " gold views registered from " ~ root, info=true) %}
   {% endif %}
 {% endmacro %}
+
+{#- The warehouse folder every lake table is under (<root>/<layer>/<table>). -#}
+{% macro warehouse_root() -%}
+    {{- env_var('CLAIMHOUSE_WAREHOUSE', flags.PROFILES_DIR ~ '/../warehouse') -}}
+{%- endmacro %}

@@ -39,3 +39,17 @@
         delete from {{ this }}
     {%- endif -%}
 {%- endmacro %}
+
+{#- The rows of lake table <layer>.<table> that the versions after since[<layer>.<table>] up
+    to upto[...] inserted, deleted or updated (Delta's change data feed, `_change_type` saying
+    which); no rows when there are no such versions. -#}
+{% macro change_feed(layer, table, since, upto) -%}
+    {%- set name = layer ~ '.' ~ table -%}
+    {%- if since[name] < upto[name] -%}
+        select * from table_changes_by_path(
+            '{{ warehouse_root() }}/{{ layer }}/{{ table }}', {{ since[name] + 1 }}, {{ upto[name] }}
+        )
+    {%- else -%}
+        select *, '' as _change_type from {{ source(layer, table) }} where false
+    {%- endif -%}
+{%- endmacro %}

@@ -128,9 +128,11 @@ def dbt_args(
     run_id: str,
     *extra: str,
     since: Mapping[str, int] | None = None,
+    upto: Mapping[str, int] | None = None,
 ) -> list[str]:
     """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse.
-    `since` (silver table -> version gold was last built from) makes the build incremental."""
+    `since` (silver table -> version gold was last built from) makes the build incremental,
+    reading the changes from there to `upto` (the versions this run pinned)."""
     work = settings.warehouse / "_dbt"
     return [
         command,
@@ -143,7 +145,12 @@ def dbt_args(
         "--log-path",
         str(work / "logs"),
         "--vars",
-        json.dumps({"run_id": run_id, **({"since": dict(since)} if since else {})}),
+        json.dumps(
+            {
+                "run_id": run_id,
+                **({"since": dict(since), "upto": dict(upto or {})} if since else {}),
+            }
+        ),
         "--quiet",
         # No network here or on most workers: do not try to send dbt's usage events.
         "--no-send-anonymous-usage-stats",
@@ -152,7 +159,11 @@ def dbt_args(
 
 
 def build_gold(
-    spark: SparkSession, settings: Settings, run_id: str, since: Mapping[str, int] | None = None
+    spark: SparkSession,
+    settings: Settings,
+    run_id: str,
+    since: Mapping[str, int] | None = None,
+    upto: Mapping[str, int] | None = None,
 ) -> GoldSummary:
     """`dbt build` against the current silver tables: the models (the candidate, in
     gold_build) and the data tests on sources and marts. With `since` (the silver versions the
@@ -175,6 +186,7 @@ def build_gold(
         INTERNAL,
         *([] if since else ["--full-refresh"]),
         since=since,
+        upto=upto,
     )
     summary = _invoke(spark, settings, args, "build")
     summary.incremental = bool(since)
@@ -217,12 +229,13 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     since, why = (
         (None, "a full refresh was asked for")
         if ctx.full_refresh
-        else incremental_base(ctx.lake, ctx.settings)
+        else incremental_base(ctx.lake, ctx.settings, inputs)
     )
     if since is None:
         ctx.progress(f"gold: rebuilding every story ({why})")
     try:
-        summary = build_gold(ctx.spark, ctx.settings, ctx.run_id, since)
+        upto = {t: inputs[t] for t in _INCREMENTAL_INPUTS}
+        summary = build_gold(ctx.spark, ctx.settings, ctx.run_id, since, upto)
     except GoldBuildError as failure:
         raise CandidateRejected(str(failure), _built_versions(ctx.lake), failure) from failure
     for table in drop_unbuilt_models(ctx.lake, ctx.settings):
@@ -245,11 +258,14 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     return summary
 
 
-def incremental_base(lake: Lake, settings: Settings) -> tuple[dict[str, int] | None, str]:
+def incremental_base(
+    lake: Lake, settings: Settings, upto: Mapping[str, int]
+) -> tuple[dict[str, int] | None, str]:
     """The silver versions the last published gold was built from, when an incremental build
     may start from its tables: same dbt project, every table dbt builds still at the version
-    that build left (no failed or rejected build wrote them since), and those silver versions
-    still readable (not vacuumed). Else None, and why every story is rebuilt."""
+    that build left (no failed or rejected build wrote them since), and silver's changes from
+    there to `upto` (this run's versions) still readable. Else None, and why every story is
+    rebuilt."""
     last = last_published(lake, UNIT.name)
     if last is None:
         return None, "no gold published yet"
@@ -263,8 +279,11 @@ def incremental_base(lake: Lake, settings: Settings) -> tuple[dict[str, int] | N
     if len(since) < len(_INCREMENTAL_INPUTS):
         return None, "the last published build did not record its silver versions"
     for table, version in since.items():
-        if not lake.readable_at(table, version):
-            return None, f"{table} version {version} is no longer readable (vacuumed)"
+        if not lake.changes_readable(table, version, upto[table]):
+            return None, (
+                f"{table}'s changes after version {version} are not readable (vacuumed, or its "
+                "change data feed was off then)"
+            )
     return since, ""
 
 

@@ -84,19 +84,24 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
     assert sorted(checked) == ["gold.fact_conflicts", "gold.fact_evidence", "gold.facts"]
     assert 0 < checked["gold.facts"] < lake.count("gold.facts")
 
-    # A VACUUM that removed files of the silver version gold was built from: the next build
-    # rebuilds every story, where its time-travel read would fail.
-    assert incremental_base(lake, settings)[0] is not None
+    # A VACUUM that removed the files of silver's changes since gold was built: the next
+    # build rebuilds every story, where its read of the change data feed would fail.
+    def now() -> dict[str, int]:
+        return {t: lake.version(t) for t in ("silver.claims", "silver.article_stories")}
+
+    assert incremental_base(lake, settings, now())[0] is not None
     built_from = lake.version("silver.claims")
     lake.overwrite(SILVER_CLAIMS, lake.read("silver.claims").localCheckpoint())
+    assert incremental_base(lake, settings, now())[0] is not None
     spark.conf.set("spark.databricks.delta.retentionDurationCheck.enabled", "false")
     try:
         spark.sql(f"VACUUM delta.`{lake.path('silver.claims')}` RETAIN 0 HOURS")
     finally:
         spark.conf.unset("spark.databricks.delta.retentionDurationCheck.enabled")
-    assert incremental_base(lake, settings) == (
+    assert incremental_base(lake, settings, now()) == (
         None,
-        f"silver.claims version {built_from} is no longer readable (vacuumed)",
+        f"silver.claims's changes after version {built_from} are not readable (vacuumed, or "
+        "its change data feed was off then)",
     )
 
     incremental = {t: lake.read(t).drop("run_id").localCheckpoint() for t in GOLD_BUILD_TABLES}

@@ -30,6 +30,9 @@ def rows(df) -> set[tuple]:
     return {tuple(r) for r in df.collect()}
 
 
+CHANGE_FEED = (("delta.enableChangeDataFeed", "true"),)
+
+
 def test_ensure_creates_empty_table_with_schema(lake, warehouse):
     lake.ensure(SPEC)
     assert (warehouse / "test" / "items" / "_delta_log").is_dir()
@@ -52,18 +55,37 @@ def test_append_then_read_back_and_time_travel(spark, lake):
     }
 
 
-def test_a_version_is_readable_until_vacuumed_or_beyond_the_log(spark, lake):
-    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
-    lake.overwrite(SPEC, spark.createDataFrame([("b", 2)], SPEC.schema))
-    assert [lake.readable_at("test.items", v) for v in (0, 1, 2, 3)] == [True, True, True, False]
+def test_the_change_feed_lists_what_each_version_changed_until_vacuumed(spark, lake):
+    fed = TableSpec("test.fed", SPEC.schema, SPEC.key, "items", CHANGE_FEED)
+    lake.ensure(fed)
+    lake.append(fed, spark.createDataFrame([("a", 1), ("b", 2)], SPEC.schema))
+    lake.merge_upsert(fed, spark.createDataFrame([("b", 3), ("c", 4)], SPEC.schema))
+    changes = lake.changes("test.fed", 1, 2).select("item_id", "qty", "_change_type")
+    assert rows(changes) == {
+        ("b", 2, "update_preimage"),
+        ("b", 3, "update_postimage"),
+        ("c", 4, "insert"),
+    }
+    assert lake.changes_readable("test.fed", 0, 2)
+    assert lake.changes_readable("test.fed", 2, 2)  # nothing to read
     spark.conf.set("spark.databricks.delta.retentionDurationCheck.enabled", "false")
     try:
-        spark.sql(f"VACUUM delta.`{lake.path('test.items')}` RETAIN 0 HOURS")
+        spark.sql(f"VACUUM delta.`{lake.path('test.fed')}` RETAIN 0 HOURS")
     finally:
         spark.conf.unset("spark.databricks.delta.retentionDurationCheck.enabled")
-    # Version 1's file is gone; version 0 read none, and version 2's is the current one.
-    assert [lake.readable_at("test.items", v) for v in (0, 1, 2)] == [True, False, True]
-    assert rows(lake.read("test.items", version=2)) == {("b", 2)}
+    assert not lake.changes_readable("test.fed", 1, 2)
+
+
+def test_an_older_table_gains_its_spec_s_properties_and_no_feed_before(spark, lake):
+    lake.ensure(SPEC)
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    assert not lake.changes_readable("test.items", 0, 1)  # no change data feed then
+    fed = TableSpec("test.items", SPEC.schema, SPEC.key, "items", CHANGE_FEED)
+    lake.ensure(fed)
+    assert lake.version("test.items") == 2  # the property's own commit
+    lake.append(fed, spark.createDataFrame([("b", 2)], SPEC.schema))
+    assert rows(lake.changes("test.items", 2, 3).select("item_id", "qty")) == {("b", 2)}
+    assert not lake.changes_readable("test.items", 0, 3)
 
 
 def test_merge_insert_is_idempotent(spark, lake):

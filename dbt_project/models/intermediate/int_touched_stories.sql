@@ -1,60 +1,30 @@
 {{ config(materialized='table', alias='touched_stories') }}
 -- depends_on: {{ source('silver', 'claims') }}, {{ source('silver', 'article_stories') }}
--- The stories this build rebuilds (macros/stories.sql): those of every article whose claims or
--- story changed between the silver versions of var `since` and now, as the story was then and
--- as it is now (an article not grouped yet is a story of its own). Rows compare as a hash of
--- their JSON, which leaves out nulls, so a column silver gained since reads the same. Empty
--- without `since`.
-{%- set since = var('since') %}
+-- The stories this build rebuilds (macros/stories.sql), from Delta's change data feed of the
+-- silver versions after var `since` up to var `upto`: every story an article_stories row named
+-- before or after a change (an article grouped for the first time was a story of its own), and
+-- the story now of every article whose claims changed (an article not grouped yet is a story
+-- of its own). Empty without `since`.
+-- The feeds are read by path: `table_changes('silver.article_stories', ...)` in a query that
+-- also names silver.article_stories reads the table itself (Spark 4.1, Delta 4.4).
+{%- set since, upto = var('since'), var('upto') %}
 {% if since %}
-with claims_now as (
-    select article_id, sha2(to_json(struct(*)), 256) as row_hash
-    from {{ source('silver', 'claims') }}
+with claim_changes as (
+    {{ change_feed('silver', 'claims', since, upto) }}
 ),
 
-claims_then as (
-    select article_id, sha2(to_json(struct(*)), 256) as row_hash
-    from {{ source('silver', 'claims') }} version as of {{ since['silver.claims'] }}
-),
-
-stories_now as (
-    select * from {{ source('silver', 'article_stories') }}
-),
-
-stories_then as (
-    select * from {{ source('silver', 'article_stories') }}
-    version as of {{ since['silver.article_stories'] }}
-),
-
-changed_articles as (
-    select article_id from (
-        (select * from claims_now except select * from claims_then)
-        union all
-        (select * from claims_then except select * from claims_now)
-    )
-    union
-    select article_id from (
-        (
-            select article_id, sha2(to_json(struct(*)), 256) from stories_now
-            except
-            select article_id, sha2(to_json(struct(*)), 256) from stories_then
-        )
-        union all
-        (
-            select article_id, sha2(to_json(struct(*)), 256) from stories_then
-            except
-            select article_id, sha2(to_json(struct(*)), 256) from stories_now
-        )
-    )
+story_changes as (
+    {{ change_feed('silver', 'article_stories', since, upto) }}
 )
 
-select coalesce(stories_now.story_id, changed_articles.article_id) as story_id
-from changed_articles
-left join stories_now on changed_articles.article_id = stories_now.article_id
+select story_id from story_changes
 union
-select coalesce(stories_then.story_id, changed_articles.article_id) as story_id
-from changed_articles
-left join stories_then on changed_articles.article_id = stories_then.article_id
+select article_id as story_id from story_changes where _change_type = 'insert'
+union
+select coalesce(stories.story_id, claim_changes.article_id) as story_id
+from claim_changes
+left join {{ source('silver', 'article_stories') }} as stories
+    on claim_changes.article_id = stories.article_id
 {% else %}
 select cast(null as string) as story_id where false
 {% endif %}
