@@ -227,14 +227,16 @@ _CLAIM_FIELDS = [
     _f("run_id", StringType(), False),
 ]
 
+# Gold rebuilds the stories whose silver rows changed, read from Delta's change data feed of
+# these tables (dbt_project/models/intermediate/int_touched_stories.sql).
+CHANGE_FEED = (("delta.enableChangeDataFeed", "true"),)
+
 SILVER_CLAIMS = TableSpec(
     name="silver.claims",
     key=("claim_id",),
     description="Numeric and date claims of every article sentence, with span and source.",
     schema=StructType(_CLAIM_FIELDS),
-    # gold rebuilds the stories whose rows changed, read from Delta's change data feed
-    # (dbt_project/models/intermediate/int_touched_stories.sql)
-    properties=(("delta.enableChangeDataFeed", "true"),),
+    properties=CHANGE_FEED,
 )
 
 SILVER_CLAIMS_QUARANTINE = TableSpec(
@@ -281,9 +283,7 @@ SILVER_ARTICLE_STORIES = TableSpec(
     name="silver.article_stories",
     key=("article_id",),
     description="Which story (articles about the same event) each bronze article belongs to.",
-    # gold rebuilds the stories whose rows changed, read from Delta's change data feed
-    # (dbt_project/models/intermediate/int_touched_stories.sql)
-    properties=(("delta.enableChangeDataFeed", "true"),),
+    properties=CHANGE_FEED,
     schema=StructType(
         [
             _f("article_id", StringType(), False),

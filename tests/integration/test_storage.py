@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
-from lake.schemas import TableSpec
+from lake.schemas import CHANGE_FEED, TableSpec
 from lake.storage import Lake, LakeError
 
 SPEC = TableSpec(
@@ -28,9 +28,6 @@ SPEC = TableSpec(
 
 def rows(df) -> set[tuple]:
     return {tuple(r) for r in df.collect()}
-
-
-CHANGE_FEED = (("delta.enableChangeDataFeed", "true"),)
 
 
 def test_ensure_creates_empty_table_with_schema(lake, warehouse):
