@@ -32,15 +32,43 @@ def _fact(lake: Lake, measure_key: str):
 
 def test_dbt_models_and_data_tests_pass(gold):
     _, _, output, _ = gold
-    # The marts' 20 generic data tests; the pipeline's build leaves out the unit tests (the
-    # shell build below runs them) and the 17 tests tagged internal (the intermediate models'
-    # invariants). The rules across gold's tables are gold's contracts
-    # (expectations/contracts/gold.*.yml); gold's inputs are held by silver's and bronze's, so
-    # dbt does not test its sources again.
+    # The marts' 4 key tests (three unique, one relationship); the pipeline's build leaves out
+    # the unit tests (the shell build below runs them) and the 17 tests tagged internal (the
+    # intermediate models' invariants). Row rules are the marts' Delta constraints (below), the
+    # rules across gold's tables are gold's contracts (expectations/contracts/gold.*.yml), and
+    # gold's inputs are held by silver's and bronze's, so dbt does not test its sources again.
     assert (
-        "gold: 10 dbt models built (every story), 20 tests passed, contracts passed; published"
+        "gold: 10 dbt models built (every story), 4 tests passed, contracts passed; published"
         in " ".join(output.split())
     )
+
+
+def test_each_mart_holds_its_row_rules_as_delta_constraints(gold, spark):
+    lake, settings, _, _ = gold
+    declared = yaml.safe_load((DBT_PROJECT / "models/marts/_marts.yml").read_text())["models"]
+    for model in declared:
+        path = settings.warehouse / "gold_build" / model["name"]
+        properties = spark.sql(f"SHOW TBLPROPERTIES delta.`{path}`").collect()
+        held = {
+            r["key"].removeprefix("delta.constraints.")
+            for r in properties
+            if r["key"].startswith("delta.constraints.")
+        }
+        assert held == {c["name"] for c in model["constraints"]}, model["name"]
+
+    # A write that breaks one is refused whole, naming the rule and the row; nothing changes.
+    facts = str(settings.warehouse / "gold_build" / "facts")
+    version = spark.sql(f"DESCRIBE HISTORY delta.`{facts}` LIMIT 1").first()["version"]
+    rows = spark.read.format("delta").load(facts)
+    good = rows.limit(2).collect()
+    bad = spark.createDataFrame(good, rows.schema).withColumn(
+        "status", F.when(F.col("fact_id") == good[1]["fact_id"], "disputed").otherwise(F.col("status"))
+    )
+    with pytest.raises(Exception, match="CHECK constraint facts_status_known .* violated") as err:
+        bad.write.format("delta").mode("append").save(facts)
+    assert "status : disputed" in str(err.value)
+    assert spark.sql(f"DESCRIBE HISTORY delta.`{facts}` LIMIT 1").first()["version"] == version
+    assert spark.read.format("delta").load(facts).count() == rows.count()
 
 
 def test_the_daily_arrest_target_is_corroborated_by_all_five_articles(gold):

@@ -114,9 +114,10 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     # dbt tests on models are asset checks; the whole dbt project is one step, after silver.
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
-    # dbt data tests on the marts (20; not the intermediate models' `internal` ones, which the
-    # pipeline's build leaves out) plus one check per contract rule (42, expectations/contracts/).
-    assert len(checks) == 62
+    # dbt data tests on the marts (4 key tests; not the intermediate models' `internal` ones,
+    # which the pipeline's build leaves out) plus one check per contract rule (42,
+    # expectations/contracts/). The marts' row rules are Delta constraints, not checks.
+    assert len(checks) == 46
     assert not any(name.startswith("unique_int_") for _, name in checks)
     by_asset = {}
     for key, name in checks:
@@ -192,7 +193,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 62
+    assert len(checks) == 46
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS

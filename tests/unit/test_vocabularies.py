@@ -1,8 +1,10 @@
 """Each closed vocabulary has one home, lake.schemas; every list of allowed values in the
-contracts (expectations/contracts/) and in dbt's tests (dbt_project/models/) must be it."""
+contracts (expectations/contracts/), in dbt's tests and in the marts' Delta constraints
+(dbt_project/models/) must be it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -40,14 +42,28 @@ def _dbt_lists():
                         yield f"{path.name}:{node['name']}.{column['name']}", column["name"], values
 
 
+# A check constraint's list of values: "status in ('corroborated', 'single_source')".
+_IN_LIST = re.compile(r"(\w+) in \(([^)]*)\)")
+
+
+def _constraint_lists():
+    for path in sorted((REPO / "dbt_project" / "models").rglob("*.yml")):
+        for model in yaml.safe_load(path.read_text()).get("models") or []:
+            for constraint in model.get("constraints") or []:
+                for column, values in _IN_LIST.findall(constraint.get("expression", "")):
+                    listed = [v.strip().strip("'") for v in values.split(",")]
+                    yield f"{path.name}:{constraint['name']}", column, listed
+
+
 def _source_tables(document):
     for source in document.get("sources") or []:
         yield from source.get("tables") or []
 
 
 def test_every_list_of_allowed_values_is_its_vocabulary_in_lake_schemas():
-    found = [*_contract_lists(), *_dbt_lists()]
+    found = [*_contract_lists(), *_dbt_lists(), *_constraint_lists()]
     assert len(found) >= 8  # contracts and dbt both list them
+    assert len(list(_constraint_lists())) == 3  # kind, status, attribution_kind
     wrong = {
         where: values
         for where, column, values in found
