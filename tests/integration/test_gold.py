@@ -61,8 +61,9 @@ def test_each_mart_holds_its_row_rules_as_delta_constraints(gold, spark):
     version = spark.sql(f"DESCRIBE HISTORY delta.`{facts}` LIMIT 1").first()["version"]
     rows = spark.read.format("delta").load(facts)
     good = rows.limit(2).collect()
+    second = F.col("fact_id") == good[1]["fact_id"]
     bad = spark.createDataFrame(good, rows.schema).withColumn(
-        "status", F.when(F.col("fact_id") == good[1]["fact_id"], "disputed").otherwise(F.col("status"))
+        "status", F.when(second, "disputed").otherwise(F.col("status"))
     )
     with pytest.raises(Exception, match="CHECK constraint facts_status_known .* violated") as err:
         bad.write.format("delta").mode("append").save(facts)
