@@ -97,11 +97,11 @@ def publish_stories(
         .select("article_id", "story_id", "story_size")
     )
     new = articles.select("article_id").join(current, "article_id", "left_anti")
-    if new.isEmpty():
+    n_new = new.count()
+    if not n_new:
         return StoriesSummary(lake.count(SILVER_ARTICLE_STORIES.name), -1, 0)
     _store_terms(lake, articles, run_id)
     n = articles.count()
-    n_new = new.count()
     whole = n_new == n or n_new > FULL_REGROUP_SHARE * n
     stored = lake.read(SILVER_ARTICLE_TERMS.name).where(F.col("terms_method") == TERMS_METHOD)
     # Small, and read by every step: computed once.
@@ -150,15 +150,15 @@ class _Terms:
     day: DataFrame  # (article_id, day) of every article
     n: int  # articles
 
-    def links(self, focus: DataFrame | None = None) -> DataFrame:
-        """stories.links over every article, or around `focus`, computed now: the weighted
-        terms it reads are cached for the call only."""
+    def links(self, focus: DataFrame | None = None, within: bool = False) -> DataFrame:
+        """stories.links over every article, or around `focus` (among it: `within`), computed
+        now: the weighted terms it reads are cached for the call only."""
         rows = self.stored
         if focus is not None and (near := articles_near(self.day, focus)) is not None:
             rows = rows.join(near, "article_id", "left_semi")
         weighted = weighted_terms(explode_terms(rows), self.stats, self.n).persist()
         try:
-            return links(weighted, self.day, self.n, focus).localCheckpoint(eager=True)
+            return links(weighted, self.day, self.n, focus, within).localCheckpoint(eager=True)
         finally:
             weighted.unpersist()
 
@@ -207,7 +207,7 @@ def _group_new(new: DataFrame, current: DataFrame, terms: _Terms) -> DataFrame:
     )
     # Every link between two nodes' articles, summed per pair of nodes; links inside one story
     # sum to its row with itself (a == b), its cohesion for the linkage.
-    around = terms.links(focus=nodes.select("article_id"))
+    around = terms.links(focus=nodes.select("article_id"), within=True)
     na, nb = (
         nodes.select(
             F.col("article_id").alias(end),

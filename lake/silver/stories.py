@@ -511,12 +511,13 @@ def _undated_dots(postings: DataFrame) -> DataFrame:
     return undated.groupBy("a", "b").agg(F.sum("product").alias("dot"))
 
 
-def _focus_dots(postings: DataFrame, focus: DataFrame) -> DataFrame:
-    """_window_dots for the pairs with at least one article in `focus` (article_id): the
-    focus's postings, few, joined by term to every posting in the date window."""
+def _focus_dots(postings: DataFrame, focus: DataFrame, within: bool = False) -> DataFrame:
+    """_window_dots for the pairs with at least one article in `focus` (article_id), or with
+    both there (`within`): the focus's postings, few, joined by term to every posting in the
+    date window (to the focus's own)."""
     mark = focus.select("article_id", F.lit(True).alias("in_focus"))
     f = postings.join(focus, "article_id", "left_semi").alias("f")
-    p = postings.join(mark, "article_id", "left").alias("p")
+    p = postings.join(mark, "article_id", "inner" if within else "left").alias("p")
     pairs = f.join(
         p,
         (F.col("f.term") == F.col("p.term"))
@@ -536,11 +537,17 @@ def _focus_dots(postings: DataFrame, focus: DataFrame) -> DataFrame:
     return pairs.groupBy("a", "b").agg(F.sum("product").alias("dot"))
 
 
-def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None = None) -> DataFrame:
+def links(
+    weighted: DataFrame,
+    day: DataFrame,
+    n: int,
+    focus: DataFrame | None = None,
+    within: bool = False,
+) -> DataFrame:
     """Links (a < b, similarity, name_evidence) between articles, as the module docstring
     defines them, from weighted terms (weighted_terms; with `focus`, those of articles_near it
     suffice) and every article's day (days since 1970, null when undated). With `focus`
-    (article_id), only the links with at least one end in it.
+    (article_id), only the links with at least one end in it; `within`: with both.
 
     Dated pairs get their similarity and name evidence in one pass per date bucket
     (_window_links); pairs with an undated article, and the pairs around a focus, are
@@ -549,9 +556,11 @@ def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None =
     steps read them again; the result itself is lazy."""
     cap = max(MIN_DF_CAP, int(n * MAX_DF_SHARE))
     vector = weighted.where(F.col("df") <= cap)
+    postings = vector.where(F.col("df") >= 2)
+    if focus is not None and within:
+        postings = postings.join(focus, "article_id", "left_semi")
     postings = (
-        vector.where(F.col("df") >= 2)
-        .select("term", "article_id", "w")
+        postings.select("term", "article_id", "w")
         .join(day, "article_id")
         .localCheckpoint(eager=True)
     )
@@ -561,7 +570,7 @@ def links(weighted: DataFrame, day: DataFrame, n: int, focus: DataFrame | None =
         undated = _cosine(_undated_dots(postings), norms).localCheckpoint(eager=True)
         found = dated.unionByName(_with_evidence(undated, weighted, day, n))
     else:
-        dots = _focus_dots(postings, focus).localCheckpoint(eager=True)
+        dots = _focus_dots(postings, focus, within).localCheckpoint(eager=True)
         norms = _norms(vector.join(_ends(dots), "article_id", "left_semi"))
         candidates = _cosine(dots, norms).localCheckpoint(eager=True)
         found = _with_evidence(candidates, weighted, day, n)

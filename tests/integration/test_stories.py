@@ -12,7 +12,17 @@ from pyspark.sql import functions as F
 
 from lake.bronze.ingest import ingest
 from lake.silver.publish_stories import publish_stories
-from lake.silver.stories import STORY_METHOD, WINDOW_DAYS, story_links
+from lake.silver.stories import (
+    STORY_METHOD,
+    WINDOW_DAYS,
+    article_days,
+    explode_terms,
+    links,
+    story_links,
+    term_stats,
+    tokenize,
+    weighted_terms,
+)
 from lake.synthetic.generate import generate
 
 LIMIT = 5 * 1024 * 1024
@@ -131,6 +141,49 @@ def test_links_keep_the_date_window_across_time_buckets_and_undated_articles(spa
         if days[x] is None or days[y] is None or abs(days[x] - days[y]) <= WINDOW_DAYS
     }
     assert found == expected
+
+
+def test_links_around_or_within_a_focus_are_the_whole_linkage_s_links_there(spark):
+    # The incremental placement reads links around its new articles, then within the stories
+    # they touch: both must be exactly the links grouping everything finds there.
+    days = {"a": 13, "b": 27, "c": 28, "d": -1, "e": None, "g": 100, "h": 42, "k": 30}
+    bodies = {
+        "Rescuers in Quenford searched the flooded valley on Monday.": "abcd",
+        "Officials from Brackley said the river crested overnight near Quenford.": "abcek",
+        "Marlowe's council voted to rebuild the bridge at Quenford before winter.": "bcghk",
+    }
+    epoch = datetime(1970, 1, 1, 12, tzinfo=UTC)
+    articles = spark.createDataFrame(
+        [
+            (
+                a,
+                "Flood",
+                " ".join(text for text, who in bodies.items() if a in who),
+                None if d is None else epoch + timedelta(days=d),
+            )
+            for a, d in days.items()
+        ],
+        "article_id string, title string, body string, published_at timestamp",
+    )
+    terms = explode_terms(tokenize(articles))
+    weighted = weighted_terms(terms, term_stats(terms), len(days))
+    day = article_days(articles)
+
+    def found(focus=None, within=False):
+        if focus is not None:
+            focus = spark.createDataFrame([(a,) for a in focus], "article_id string")
+        rows = links(weighted, day, len(days), focus, within).collect()
+        return {(r["a"], r["b"]): round(r["similarity"] * r["name_evidence"], 9) for r in rows}
+
+    every = found()
+    assert len(every) >= 6
+    inside = 0
+    for focus in ({"b"}, {"c", "k"}, {"a", "e"}, {"b", "c", "h"}):
+        assert found(focus) == {p: v for p, v in every.items() if set(p) & focus}
+        among = found(focus, within=True)
+        assert among == {p: v for p, v in every.items() if set(p) <= focus}
+        inside += len(among)
+    assert inside >= 2
 
 
 def test_the_more_two_articles_agree_the_fewer_names_they_need_to_share(spark, monkeypatch):
