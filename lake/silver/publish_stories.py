@@ -9,8 +9,9 @@ follow lake.silver.stories' rules in one of two ways:
     and the stories they link to; a story weighs as many articles as it holds, and its link to
     another node is the sum of its articles' links, so a new article joins a story, starts
     one, or bridges two, and no story splits. A story keeps its id as articles join it (of two
-    bridged stories, the smaller id stays). Only the links around those nodes are computed,
-    with the corpus's term statistics as they are now.
+    bridged stories, the smaller id stays). Only the links around the new articles, then
+    those among the nodes' articles, are computed, with the corpus's term statistics as they
+    are now.
 An incremental run can thus differ from grouping everything at once (the merge order differs,
 and older links were weighed with older statistics); a run that brings many articles, or a new
 STORY_METHOD, regroups everything.
