@@ -37,6 +37,10 @@
         "create table if not exists " ~ row[0] ~ "." ~ row[1]
         ~ " using delta location '" ~ row[2] ~ "'"
       ) %}
+      {#- dbt listed the catalog before this hook: without this, a model's own table, named
+          only now, stays unknown to it, and an incremental model in a new process rebuilds
+          every story as if its table did not exist. -#}
+      {% do adapter.cache_added(api.Relation.create(schema=row[0], identifier=row[1], type='table')) %}
     {% endfor %}
     {% set views = [] %}
     {% for row in found.rows if row[0] == 'gold_release' and row[1] == 'tables' %}
