@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Mapping
@@ -393,7 +394,7 @@ def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: s
         summary.seconds += node.execution_time or 0.0
         if status in ("error", "fail"):
             where = getattr(node.node, "original_file_path", "")
-            summary.failures.append(f"{kind} {node.node.name} ({where}): {node.message}")
+            summary.failures.append(f"{kind} {node.node.name} ({where}): {dbt_error(node.message)}")
         elif kind == "model":
             summary.models += 1
         elif status == "warn":
@@ -407,3 +408,37 @@ def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: s
             f"Fix the model or data, then rerun; logs in {settings.warehouse / '_dbt' / 'logs'}"
         )
     return summary
+
+
+# A Delta constraint broken by a write: its name, expression and the row, as Delta words them.
+_CONSTRAINT = re.compile(
+    r"CHECK constraint (\S+) .*? violated by row with values:(?:\n\s*- [^\n]*)+"
+)
+
+
+def dbt_error(message: str | None) -> str:
+    """A failed dbt node's message without what only a JVM developer reads: a broken mart
+    constraint as its rule and row (with where the rule lives), anything else up to the first
+    Java stack frame or query plan."""
+    text = (message or "").strip()
+    broken = _CONSTRAINT.search(text)
+    if broken:
+        rule, *values = broken.group(0).splitlines()
+        row = "".join(f"\n - {v.strip().removeprefix('- ')}" for v in values)
+        return (
+            f"{rule}{row}\n  a row the model built breaks the Delta constraint "
+            f"{broken.group(1)} (dbt_project/models/marts/_marts.yml): fix the model or its input"
+        )
+    kept: list[str] = []
+    for line in text.splitlines():
+        bare = line.strip()
+        if bare.startswith(_NOT_FOR_USERS):
+            if bare.startswith(("+- ", ":- ")) and kept and re.fullmatch(r"\w+", kept[-1].strip()):
+                kept.pop()  # the plan's root, the line above its first branch
+            break
+        kept.append(line)
+    return "\n".join(kept[:12])
+
+
+# Where a Spark error's message ends and its Java stack, plan or SQL echo begins.
+_NOT_FOR_USERS = ("at ", "+- ", ":- ", "JVM stacktrace", "== ", "Caused by:")
