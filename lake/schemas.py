@@ -124,7 +124,10 @@ BRONZE_REJECTS = TableSpec(
 BRONZE_INGEST_LOG = TableSpec(
     name="bronze.ingest_log",
     key=("run_id", "source_uri"),
-    description="One row per file seen per run, with what became of it.",
+    description=(
+        "One row per file a run read or refused, with what became of it (files left unread "
+        "because nothing changed are counted in audit.layer_runs.summary)."
+    ),
     schema=StructType(
         [
             _f("run_id", StringType(), False),

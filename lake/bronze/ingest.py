@@ -413,8 +413,12 @@ def ingest(
     files = [f for f in seen if f.source_uri not in unsettled]
     articles, sidecars, early_rejects = _classify(files, max_file_bytes)
     unchanged = _unchanged_since_logged(spark, lake, articles)
+    skipped_sidecars = {
+        s.source_uri for f, s in articles if s is not None and f.source_uri in unchanged
+    }
     articles = [(f, s) for f, s in articles if f.source_uri not in unchanged]
     read_sidecars = {s.source_uri for _, s in articles if s is not None}
+    skipped_sidecars -= read_sidecars
 
     listing_schema = (
         "source_uri string, path string, size_bytes long, sidecar_uri string, sidecar_path string"
@@ -447,8 +451,8 @@ def ingest(
             lake,
             parsed,
             early_rejects,
-            sidecars,
-            unchanged,
+            [u for u in sidecars if u not in skipped_sidecars],
+            {"unchanged": len(unchanged), "sidecar": len(skipped_sidecars)},
             seen,
             unsettled,
             input_dir,
@@ -546,7 +550,7 @@ def _build_validate_publish(
     parsed,
     early_rejects,
     sidecars,
-    unchanged,
+    skipped,
     files,
     unsettled,
     input_dir,
@@ -554,7 +558,11 @@ def _build_validate_publish(
     now,
     validate,
 ) -> IngestSummary:
-    """The candidate rows of the three tables, their contracts, then the MERGEs."""
+    """The candidate rows of the three tables, their contracts, then the MERGEs. The log holds
+    a row for each file this run read or refused; `skipped` counts, by outcome, the files it
+    left unread because nothing changed since a run logged them (unchanged articles and their
+    sidecars): they are in the run's summary, not the log, which so grows with what changes,
+    not with every run."""
     ok = parsed.where(F.col("reason").isNull())
     # Pin the snapshot this run compares against: `decided` is lazy and is evaluated again
     # after the MERGE below, which must not make this run's new articles look unchanged.
@@ -649,8 +657,7 @@ def _build_validate_publish(
         F.lit(None).cast("string").alias("content_sha256"),
     )
     not_read = spark.createDataFrame(
-        [(uri, "unchanged", a, None, size, sha) for uri, (a, sha, size) in unchanged.items()]
-        + [
+        [
             (
                 uri,
                 "not_settled",
@@ -694,10 +701,11 @@ def _build_validate_publish(
         .persist()
     )
     try:
-        counts = {
+        logged = {
             r["outcome"]: int(r["n"])
             for r in log.groupBy("outcome").agg(F.count("*").alias("n")).collect()
         }
+        counts = {o: logged.get(o, 0) + skipped.get(o, 0) for o in {*logged, *skipped}}
         reasons = {
             r["kind"]: int(r["n"])
             for r in log.where(F.col("outcome") == "rejected")
@@ -752,8 +760,10 @@ def _build_validate_publish(
             _update_metadata(lake, decided.where(F.col("outcome") == "updated"))
         if summary.rejected or summary.duplicates:
             lake.merge_insert(BRONZE_REJECTS, new_rejects)
-        # run_id is new each run, so a plain append cannot duplicate rows.
-        lake.append(BRONZE_INGEST_LOG, log)
+        # run_id is new each run, so a plain append cannot duplicate rows. A run that read
+        # and refused nothing commits no empty version.
+        if logged:
+            lake.append(BRONZE_INGEST_LOG, log)
     finally:
         log.unpersist()
     return summary

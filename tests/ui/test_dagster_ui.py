@@ -191,10 +191,17 @@ def test_the_asset_graph_shows_every_layer_and_a_run_from_the_ui_succeeds(spark,
     assert status == "SUCCESS", (work / "ui.log").read_text()[-4000:]
     # The run went to the warm engine (orchestration.launcher), not a process of its own.
     assert engine.served == served + 1
-    # The run read the input folder (every seed logged unchanged under Dagster's run id), found
-    # every layer current and left the published gold release as it was.
-    logged = lake.read("bronze.ingest_log").where(f"run_id = '{run_id}'").collect()
-    assert sorted(r["outcome"] for r in logged) == ["unchanged"] * 5
+    # The run listed the input folder (bronze's summary under Dagster's run id: every seed
+    # unchanged, none read, so none logged), found every layer current and left the published
+    # gold release as it was.
+    (bronze,) = (
+        lake.read("audit.layer_runs").where(f"run_id = '{run_id}' AND unit = 'bronze'").collect()
+    )
+    assert (
+        json.loads(bronze["summary"])["unchanged"],
+        json.loads(bronze["summary"])["files_read"],
+    ) == (5, 0)
+    assert lake.read("bronze.ingest_log").where(f"run_id = '{run_id}'").count() == 0
     assert lake.version(GOLD_RELEASE.store) == release
     # Gold was unchanged, so its contract checks report what the run that published the
     # release recorded, and nothing was validated again.
