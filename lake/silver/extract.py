@@ -77,6 +77,22 @@ def _pick(cues: list[Attribution], position: int) -> Attribution | None:
     return min(cues, key=lambda c: (not c.explicit, abs(c.cue_start - position)))
 
 
+class _Cues:
+    """Each sentence's attribution cues (find_attributions with the outlets the article named
+    up to it), found the first time a claim asks: most sentences state no figure and are never
+    asked."""
+
+    def __init__(self, sentences: list[Sentence], known_outlets: list[list[str]]) -> None:
+        self._sentences = sentences
+        self._known = known_outlets
+        self._found: dict[int, list[Attribution]] = {}
+
+    def __getitem__(self, index: int) -> list[Attribution]:
+        if index not in self._found:
+            self._found[index] = find_attributions(self._sentences[index].text, self._known[index])
+        return self._found[index]
+
+
 class ExtractionTimeout(TimeoutError):
     """An article ran past its time budget; silver logs it and the run goes on."""
 
@@ -92,21 +108,26 @@ def extract_claims(
     sentences."""
     sentences = split_sentences(body)
     mentions = outlet_positions(body)  # one scan of the body, not one per sentence
-    cues_by_sentence: list[list[Attribution]] = []
+    known_by_sentence: list[list[str]] = []
     known_outlets: list[str] = []  # outlets named up to the current sentence, in order
     seen = 0
     for s in sentences:
-        _check_deadline(deadline, s, len(sentences), len(body))
         while seen < len(mentions) and mentions[seen][0] < s.end:
             if mentions[seen][1] not in known_outlets:
                 known_outlets.append(mentions[seen][1])
             seen += 1
-        cues_by_sentence.append(find_attributions(s.text, list(known_outlets)))
+        known_by_sentence.append(list(known_outlets))
+    cues_by_sentence = _Cues(sentences, known_by_sentence)
 
     claims: list[Claim] = []
     for s in sentences:
         _check_deadline(deadline, s, len(sentences), len(body))
         dates = find_dates(s.text, published_at)
+        times = find_times(s.text, published_at)
+        durations = find_durations(s.text)
+        quantities = find_quantities(s.text)
+        if not (dates or times or durations or quantities):
+            continue
         date_spans = [(d.start, d.end) for d in dates]
         sources = [(a.start, a.start + len(a.text)) for a in cues_by_sentence[s.index]]
         outlets = [(p, p + len(name)) for p, name in outlet_positions(s.text)] if dates else []
@@ -138,7 +159,7 @@ def extract_claims(
             claims.append(claim)
         taken = list(date_spans)
         day_claims = [c for c in claims[len(claims) - len(dates) :] if _one_day(c)]
-        for q in find_times(s.text, published_at):
+        for q in times:
             if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue
             key, terms = time_key(s.text, q.number_start, q.number_end, sources + outlets)
@@ -149,7 +170,7 @@ def extract_claims(
                     s.text, (c.char_start - s.start, c.char_end - s.start), q
                 ):
                     c.date_start, c.date_end = utc_span(c.date_start, q.value_text)
-        for q in find_durations(s.text):
+        for q in durations:
             if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue  # "four years ago" is a date
             w0 = max(0, q.start - _CONTEXT)
@@ -163,7 +184,7 @@ def extract_claims(
             )
             claims.append(_quantity_claim(article_id, body, s, q, key, terms))
             taken.append((q.number_start, q.end))
-        for q in find_quantities(s.text):
+        for q in quantities:
             if any(q.number_start < e and b < q.number_end for b, e in taken):
                 continue
             if q.kind != "ratio" and any(b <= q.number_start < e for b, e in sources):
@@ -285,7 +306,7 @@ def _quantity_claim(
     )
 
 
-def _attribute(c: Claim, sentences: list[Sentence], cues: list[list[Attribution]], body: str):
+def _attribute(c: Claim, sentences: list[Sentence], cues: _Cues, body: str):
     s = sentences[c.sentence_index]
     at = c.char_start - s.start
     if c.kind == "date" and _dates_the_statement(s.text, at, cues[c.sentence_index]):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
@@ -125,6 +126,21 @@ _MULTIPLIER = re.compile(
 # A part of a whole: "one in three voters", "a 1-in-3 chance", "9 in 10". Found from its "in"
 # (rare beside a number) rather than by trying every word as the part.
 _IN = re.compile(r"[\s-][Ii][Nn][\s-]")
+_DIGIT = re.compile(r"\d")
+# Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them.
+_FOLDS_TO_ASCII = re.compile("[ſıİK]")
+
+
+def _may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
+    """Whether a case-insensitive pattern that needs one of `words` could match: most
+    sentences hold none, and a substring test is far cheaper than the pattern."""
+    return any(w in lowered for w in words) or _FOLDS_TO_ASCII.search(sentence) is not None
+
+
+_VAGUE_WORDS = tuple(lx.VAGUE_AMOUNTS)
+_VAGUE_FACTOR_WORDS = tuple(lx.VAGUE_FACTORS)
+_SCALE_NAMES = ("thousand", "million", "billion", "trillion")
+_SHARE_WORDS = tuple({w.split()[-1] for w in lx.FRACTION_WORDS})
 _PART = re.compile(rf"(?<![\w$.,-])(?P<part>\d{{1,3}}|{WORD_NUMBER})$", re.IGNORECASE)
 _WHOLE = re.compile(
     rf"(?P<whole>\d{{1,3}}(?:,\d{{3}})*|{WORD_NUMBER})\b(?![-.,]?\d)", re.IGNORECASE
@@ -270,7 +286,9 @@ def _mention(start: int, end: int, kind: str, value: float, **extra) -> Quantity
 
 def _raw_mentions(sentence: str) -> list[Quantity]:
     found: list[Quantity] = []
-    for m in _DIGITS.finditer(sentence):
+    # Most sentences hold no digit: the figure patterns, which all need one, are not tried.
+    figures = _DIGIT.search(sentence) is not None
+    for m in _DIGITS.finditer(sentence) if figures else ():
         # "10, 000": a thousands group split by a space ("000" alone is never a figure).
         number = float(re.sub(r"[,\s]", "", m.group("num")))
         signed = bool(m.group("sign"))
@@ -313,7 +331,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 currency=lx.CURRENCY_SYMBOLS.get(currency or ""),
             )
         )
-    for m in _ATTACHED_UNIT.finditer(sentence):
+    for m in _ATTACHED_UNIT.finditer(sentence) if figures else ():
         # "a 3-inch pipe", "75ml": the unit is stated, whatever noun follows.
         unit = lx.ATTACHED_UNITS[m.group("unit").lower()]
         found.append(
@@ -351,7 +369,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "count", value))
-    for m in _VAGUE.finditer(sentence):
+    for m in _VAGUE.finditer(sentence) if _may_hold(sentence, lowered, _VAGUE_WORDS) else ():
         phrase = m.group("phrase").lower()
         low, high = lx.VAGUE_AMOUNTS[phrase]
         end = m.start() + len(m.group("phrase"))
@@ -369,7 +387,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 float(high),
             )
         )
-    for m in _VAGUE_SCALED.finditer(sentence):
+    vague_scaled = _may_hold(sentence, lowered, _VAGUE_FACTOR_WORDS)
+    for m in _VAGUE_SCALED.finditer(sentence) if vague_scaled else ():
         (low, high), scale = (
             lx.VAGUE_FACTORS[m.group("factor").lower()],
             lx.VAGUE_SCALES[m.group("scale").lower()],
@@ -420,7 +439,7 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
     """ "half a million" -> 500,000 (count); "two-thirds of voters" -> 0.667 (ratio)."""
     found: list[Quantity] = []
     # Both patterns try every word of the sentence; most sentences lack the words they need.
-    scaled = any(scale in lowered for scale in ("thousand", "million", "billion", "trillion"))
+    scaled = _may_hold(sentence, lowered, _SCALE_NAMES)
     for m in _SCALED_FRACTION.finditer(sentence) if scaled else ():
         if m.group("frac"):
             whole = _number_text(m.group("whole")) if m.group("whole") else 0.0
@@ -431,7 +450,8 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
             continue
         value = (whole + fraction) * lx.SCALES[scale.lower()]
         found.append(_mention(m.start(), m.end(), "count", value))
-    for m in _SHARE.finditer(sentence) if "of" in lowered else ():
+    share = "of" in lowered and _may_hold(sentence, lowered, _SHARE_WORDS)
+    for m in _SHARE.finditer(sentence) if share else ():
         before = _WORD_BEFORE.search(sentence, 0, m.start())
         if before and before.group(1).lower() in lx.NOT_A_SHARE_BEFORE:
             continue  # "the second half of the year"

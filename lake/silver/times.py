@@ -41,6 +41,7 @@ _TWENTY_FOUR = re.compile(
 _CLOCK_CUE = re.compile(
     r"\b(?:at|by|until|till|from|before|after|around|about|since|to)\s+$", re.IGNORECASE
 )
+_DIGIT = re.compile(r"\d")
 _NOON = re.compile(rf"\b(?P<word>noon|midday|midnight)\b(?:{_ZONE})?", re.IGNORECASE)
 # Qualifiers a time takes that a number does not: "shortly after midnight", "before 10 a.m.".
 _TIME_QUALIFIER = re.compile(
@@ -57,10 +58,11 @@ def find_times(sentence: str, reference: datetime | None = None) -> list[Quantit
     the article's publication time, which tells an "ET" time's daylight offset."""
     found: list[Quantity] = []
     day = reference.date() if reference is not None else None
-    for m in _TWELVE.finditer(sentence):
+    figures = _DIGIT.search(sentence) is not None  # both clock patterns need a digit
+    for m in _TWELVE.finditer(sentence) if figures else ():
         hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         found.append(_time(sentence, m, hour, int(m.group("m") or 0), day))
-    for m in _TWENTY_FOUR.finditer(sentence):
+    for m in _TWENTY_FOUR.finditer(sentence) if figures else ():
         zoned = m.group("zone") or m.group("zone_word") or m.group("local") or m.group("hours")
         cue = m.group("colon") and _CLOCK_CUE.search(sentence[max(0, m.start() - 12) : m.start()])
         if len(m.group("h")) == 1 and not m.group("colon"):

@@ -1,0 +1,130 @@
+"""The extractor's shortcuts skip work only where it could find nothing: each premise is held
+here, so a shortcut never changes a claim."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lake.silver import attribution, quantities, times
+from lake.silver import lexicon as lx
+from lake.silver.extract import extract_claims
+
+# Letters that fold to ASCII ones under re.IGNORECASE ("ſ" is "s", the Kelvin sign is "k").
+_FOLDING = "ſKİı"
+_FOLDS = str.maketrans({"s": "ſ", "k": "K", "i": "ı"})
+_WORDS = [
+    *sorted(lx.KNOWN_OUTLETS),
+    *(name[0].translate(_FOLDS) + name[1:] for name in sorted(lx.KNOWN_OUTLETS)),
+    *(s.capitalize() for s in lx.OUTLET_SUFFIXES),
+    "the",
+    "The",
+    "Daily",
+    "said",
+    *("dozen", "hundreds", "million", "half", "one", "minus", "noon", "midnight", "a.m."),
+    "$",
+    "%",
+    "p.m.",
+    "GMT",
+    "km",
+    "-",
+    ",",
+    ".",
+    "’",
+]
+
+
+def _texts(alphabet: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    piece = st.one_of(st.sampled_from(_WORDS), st.text(alphabet, min_size=1, max_size=6))
+    return st.lists(piece, max_size=25).map(" ".join)
+
+
+def test_every_known_outlet_name_starts_with_a_letter():
+    """_OUTLET's lookahead skips positions that do not start with a letter."""
+    assert all(re.match(r"[a-z]", name) for name in lx.KNOWN_OUTLETS)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts(st.sampled_from(f"abcdefsktiABCSKTI{_FOLDING}0123456789 .,-'’&")))
+def test_the_outlet_patterns_lookahead_changes_no_match(text):
+    guarded = attribution._OUTLET
+    plain = re.compile(guarded.pattern.removeprefix("(?=(?i:[a-z]))"), guarded.flags)
+    assert plain.pattern != guarded.pattern
+    assert [(m.span(), m.group("name")) for m in guarded.finditer(text)] == [
+        (m.span(), m.group("name")) for m in plain.finditer(text)
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts(st.characters(blacklist_categories=("Nd", "Cs"))))
+def test_the_figure_and_clock_patterns_need_a_digit(text):
+    """_raw_mentions and find_times try these only on sentences holding a digit (`\\d`)."""
+    assert not re.search(r"\d", text)
+    for pattern in (
+        quantities._DIGITS,
+        quantities._ATTACHED_UNIT,
+        times._TWELVE,
+        times._TWENTY_FOUR,
+    ):
+        assert pattern.search(text) is None, pattern.pattern[:40]
+
+
+def test_a_claim_takes_its_source_from_a_sentence_with_no_figure():
+    """Cues are found only for the sentences a claim asks about: here the one before it."""
+    body = (
+        "The mayor said the storm was the worst in decades. Crews cleared 40 roads on Tuesday."
+        "\n\nThe storm hit the harbor. Officials counted 12 closed schools, according to the "
+        "county."
+    )
+    got = [
+        (c.claim_text, c.sentence_index, c.attribution, c.attribution_kind)
+        for c in extract_claims("a", body)
+    ]
+    assert got == [
+        ("40 roads", 1, "The mayor", "organization"),
+        ("Tuesday", 1, "The mayor", "organization"),
+        ("12 closed schools", 3, "the county", "anonymous_sources"),
+    ]
+
+
+_WORDED = [
+    *(f"{w} of" for w in lx.VAGUE_AMOUNTS),
+    *(f"{f} {s}" for f in lx.VAGUE_FACTORS for s in lx.VAGUE_SCALES),
+    *(f"{w} of" for w in lx.FRACTION_WORDS),
+    *(f"{w} {s}" for w in lx.FRACTION_WORDS for s in quantities._SCALE_NAMES),
+    "thousand",
+    "trillion",
+    "Hundreds Of",
+    "two-thirds",
+    "of",
+    "and a half",
+]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_WORDED),
+            st.sampled_from(_WORDED).map(str.upper),
+            st.sampled_from(_WORDED).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"aefhilnorstuvwxAHIST -{_FOLDING}"), max_size=8),
+        ),
+        max_size=12,
+    ).map(" ".join)
+)
+def test_the_worded_amount_patterns_need_their_words(text):
+    """_raw_mentions tries each worded pattern only where `_may_hold` finds a word it needs."""
+    lowered = text.lower()
+    for pattern, words in (
+        (quantities._VAGUE, quantities._VAGUE_WORDS),
+        (quantities._VAGUE_SCALED, quantities._VAGUE_FACTOR_WORDS),
+        (quantities._SCALED_FRACTION, quantities._SCALE_NAMES),
+        (quantities._SHARE, quantities._SHARE_WORDS),
+    ):
+        if not quantities._may_hold(text, lowered, words):
+            assert pattern.search(text) is None, (pattern.pattern[:40], text)
+    if "of" not in lowered:
+        assert quantities._SHARE.search(text) is None
