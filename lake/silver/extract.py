@@ -6,7 +6,7 @@ import hashlib
 import math
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 
 from lake.schemas import KINDS, QUALIFIERS
@@ -56,7 +56,14 @@ class Claim:
     reporting_outlet: str | None = None
 
     def as_row(self) -> dict:
-        return asdict(self)
+        # dataclasses.asdict copies deeply and generically: a tenth of the Spark path's time.
+        # The one mutable field is a list of strings, so a shallow copy of it is as deep.
+        row = {name: getattr(self, name) for name in _CLAIM_FIELDS}
+        row["measure_terms"] = list(self.measure_terms)
+        return row
+
+
+_CLAIM_FIELDS = tuple(f.name for f in fields(Claim))
 
 
 def claim_id(article_id: str, start: int, end: int) -> str:

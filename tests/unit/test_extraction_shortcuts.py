@@ -3,6 +3,7 @@ here, so a shortcut never changes a claim."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from hypothesis import given, settings
@@ -128,3 +129,23 @@ def test_the_worded_amount_patterns_need_their_words(text):
             assert pattern.search(text) is None, (pattern.pattern[:40], text)
     if "of" not in lowered:
         assert quantities._SHARE.search(text) is None
+
+
+def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
+    """Claim.as_row copies by hand: every field, and the list (its one mutable field)."""
+    claims = extract_claims(
+        "a",
+        "Officials said 40 people were hurt on Tuesday, according to the county. "
+        "Dozens of homes burned and about $2 million in damage was reported.",
+    )
+    assert len(claims) == 4
+    for claim in claims:
+        row = claim.as_row()
+        assert row == dataclasses.asdict(claim)
+        assert row["measure_terms"] is not claim.measure_terms
+    mutable = [
+        f.name
+        for f in dataclasses.fields(claims[0])
+        if any(kind in str(f.type) for kind in ("list", "dict", "set"))
+    ]
+    assert mutable == ["measure_terms"]
