@@ -127,6 +127,13 @@ _MULTIPLIER = re.compile(
 # (rare beside a number) rather than by trying every word as the part.
 _IN = re.compile(r"[\s-][Ii][Nn][\s-]")
 _DIGIT = re.compile(r"\d")
+
+
+def holds_digit(text: str) -> bool:
+    """Whether the text holds a digit (`\\d`): the patterns of figures and clock times need one."""
+    return _DIGIT.search(text) is not None
+
+
 # Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them.
 _FOLDS_TO_ASCII = re.compile("[ſıİK]")
 
@@ -287,7 +294,7 @@ def _mention(start: int, end: int, kind: str, value: float, **extra) -> Quantity
 def _raw_mentions(sentence: str) -> list[Quantity]:
     found: list[Quantity] = []
     # Most sentences hold no digit: the figure patterns, which all need one, are not tried.
-    figures = _DIGIT.search(sentence) is not None
+    figures = holds_digit(sentence)
     for m in _DIGITS.finditer(sentence) if figures else ():
         # "10, 000": a thousands group split by a space ("000" alone is never a figure).
         number = float(re.sub(r"[,\s]", "", m.group("num")))

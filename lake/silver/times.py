@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from lake.silver import lexicon as lx
-from lake.silver.quantities import Quantity, keep_longest, qualifier_before
+from lake.silver.quantities import Quantity, holds_digit, keep_longest, qualifier_before
 
 _ZONE_NAMES = "|".join(sorted(lx.TIME_ZONES, key=len, reverse=True))
 _ZONE_WORDS = "|".join(w.capitalize() for w in lx.TIME_ZONE_WORDS)
@@ -41,7 +41,6 @@ _TWENTY_FOUR = re.compile(
 _CLOCK_CUE = re.compile(
     r"\b(?:at|by|until|till|from|before|after|around|about|since|to)\s+$", re.IGNORECASE
 )
-_DIGIT = re.compile(r"\d")
 _NOON = re.compile(rf"\b(?P<word>noon|midday|midnight)\b(?:{_ZONE})?", re.IGNORECASE)
 # Qualifiers a time takes that a number does not: "shortly after midnight", "before 10 a.m.".
 _TIME_QUALIFIER = re.compile(
@@ -58,7 +57,7 @@ def find_times(sentence: str, reference: datetime | None = None) -> list[Quantit
     the article's publication time, which tells an "ET" time's daylight offset."""
     found: list[Quantity] = []
     day = reference.date() if reference is not None else None
-    figures = _DIGIT.search(sentence) is not None  # both clock patterns need a digit
+    figures = holds_digit(sentence)  # both clock patterns need a digit
     for m in _TWELVE.finditer(sentence) if figures else ():
         hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         found.append(_time(sentence, m, hour, int(m.group("m") or 0), day))
