@@ -261,7 +261,8 @@ def _merge_claims(spark: SparkSession, lake: Lake, good, version: str, articles)
         .join(articles, "article_id", "left_semi")
         .join(good.select("claim_id"), "claim_id", "left_anti")
     )
-    if good.isEmpty() and older.isEmpty() and gone.isEmpty():
+    has_older = not older.isEmpty()  # Delta's file statistics answer this without a scan
+    if good.isEmpty() and not has_older and gone.isEmpty():
         return  # nothing to change: no empty commit, the table's version stays
     columns = SILVER_CLAIMS.schema.fieldNames()
     source = good.select(*columns, F.lit(False).alias("_gone")).unionByName(
@@ -269,15 +270,17 @@ def _merge_claims(spark: SparkSession, lake: Lake, good, version: str, articles)
     )
     values = {c: f"s.`{c}`" for c in columns}
     target = DeltaTable.forPath(spark, str(lake.path(SILVER_CLAIMS.name)))
-    (
+    merge = (
         target.alias("t")
         .merge(source.alias("s"), "t.claim_id = s.claim_id")
         .whenMatchedDelete(condition="s._gone")
         .whenMatchedUpdate(set=values)
         .whenNotMatchedInsert(condition="NOT s._gone", values=values)
-        .whenNotMatchedBySourceDelete(condition=f"t.extractor_version <> '{version}'")
-        .execute()
     )
+    if has_older:
+        # Only then: this clause joins the batch against every claim in the table.
+        merge = merge.whenNotMatchedBySourceDelete(condition=f"t.extractor_version <> '{version}'")
+    merge.execute()
 
 
 def _build(ctx: RunContext, inputs: Mapping[str, int]) -> SilverSummary:

@@ -108,10 +108,12 @@ def publish_stories(
     # Small, and read by every step: computed once.
     stats = term_stats(explode_terms(stored)).localCheckpoint(eager=True)
     day = article_days(articles).localCheckpoint(eager=True)
-    if whole:
-        assigned = _group_all(articles, _Terms(stored, stats, day, n))
-    else:
-        assigned = _group_new(new, current, _Terms(stored, stats, day, n))
+    terms = _Terms(stored, stats, day, n)
+    try:
+        # Built from local checkpoints only: nothing below reads the cached terms again.
+        assigned = _group_all(articles, terms) if whole else _group_new(new, current, terms)
+    finally:
+        terms.release()
     changed = _write_changed(lake, assigned, current, run_id, articles.select("article_id"))
     stories = (
         lake.read(SILVER_ARTICLE_STORIES.name)
@@ -144,24 +146,37 @@ def _with_method(terms: DataFrame, run_id: str) -> DataFrame:
     )
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Terms:
     stored: DataFrame  # silver.article_terms rows of this TERMS_METHOD
     stats: DataFrame  # term_stats over all of them
     day: DataFrame  # (article_id, day) of every article
     n: int  # articles
+    every: DataFrame | None = None  # every article's weighted terms, cached once read
 
     def links(self, focus: DataFrame | None = None, within: bool = False) -> DataFrame:
         """stories.links over every article, or around `focus` (among it: `within`), computed
-        now: the weighted terms it reads are cached for the call only."""
-        rows = self.stored
-        if focus is not None and (near := articles_near(self.day, focus)) is not None:
-            rows = rows.join(near, "article_id", "left_semi")
+        now. The weighted terms of a focus's neighbourhood are cached for the call only; every
+        article's (no focus, or an undated focus article: both calls of a run need them) until
+        release()."""
+        near = None if focus is None else articles_near(self.day, focus)
+        if near is None:
+            if self.every is None:
+                self.every = weighted_terms(
+                    explode_terms(self.stored), self.stats, self.n
+                ).persist()
+            return links(self.every, self.day, self.n, focus, within).localCheckpoint(eager=True)
+        rows = self.stored.join(near, "article_id", "left_semi")
         weighted = weighted_terms(explode_terms(rows), self.stats, self.n).persist()
         try:
             return links(weighted, self.day, self.n, focus, within).localCheckpoint(eager=True)
         finally:
             weighted.unpersist()
+
+    def release(self) -> None:
+        if self.every is not None:
+            self.every.unpersist()
+            self.every = None
 
 
 def _group_all(articles: DataFrame, terms: _Terms) -> DataFrame:

@@ -582,8 +582,13 @@ def _with_evidence(candidates: DataFrame, weighted: DataFrame, day: DataFrame, n
     names = _window_name_counts(weighted, day, n, _ends(candidates))
     # Each article's names as one map term -> (df_w, n_w): a pair's evidence is a fold over one
     # map's keys, not a join that multiplies every pair by its names.
-    name_map = names.groupBy("article_id").agg(
-        F.map_from_entries(F.collect_list(F.struct("term", F.struct("df_w", "n_w")))).alias("m")
+    # Computed once: both ends read it, and Spark would otherwise count the names twice.
+    name_map = (
+        names.groupBy("article_id")
+        .agg(
+            F.map_from_entries(F.collect_list(F.struct("term", F.struct("df_w", "n_w")))).alias("m")
+        )
+        .localCheckpoint(eager=True)
     )
     ma = name_map.select(F.col("article_id").alias("a"), F.col("m").alias("ma"))
     mb = name_map.select(F.col("article_id").alias("b"), F.col("m").alias("mb"))

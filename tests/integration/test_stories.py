@@ -84,8 +84,10 @@ def test_new_articles_join_their_events_story_and_other_stories_stay(spark, lake
             path.rename(target)
         held.append(article.relative_to(articles_dir).as_posix())
     ingest(spark, lake, articles_dir, "s1", LIMIT, validate=False)
+    spark.catalog.clearCache()  # what other tests left
     first = publish_stories(spark, lake, "s1")
     assert (first.mode, first.articles) == ("whole", 77)
+    assert _nothing_cached(spark)
     before = {r["article_id"]: r for r in lake.read("silver.article_stories").collect()}
 
     for path in later.rglob("*.*"):
@@ -116,6 +118,27 @@ def test_new_articles_join_their_events_story_and_other_stories_stay(spark, lake
     untouched = [a for a, r in before.items() if r["story_id"] not in joined]
     assert untouched and all(after[a] == before[a] for a in untouched)
     assert second.changed == sum(1 for r in after.values() if r["run_id"] == "s2")
+    assert _nothing_cached(spark)
+
+    # An undated article (no sidecar) pairs with every article: a rewrite of a held-back
+    # article under a new headline joins that article's story.
+    original = articles_dir / held[0]
+    title, body = original.read_text(encoding="utf-8").split("\n", 1)
+    (articles_dir / "undated.txt").write_text(f"Update: {title}\n{body}", encoding="utf-8")
+    ingest(spark, lake, articles_dir, "s3", LIMIT, validate=False)
+    third = publish_stories(spark, lake, "s3")
+    assert (third.mode, third.new_articles, third.articles) == ("incremental", 1, 81)
+    rows = lake.read("bronze.articles").collect()
+    uri = {r["source_uri"]: r["article_id"] for r in rows}
+    assert [r["published_at"] for r in rows if r["source_uri"] == "undated.txt"] == [None]
+    final = {r["article_id"]: r["story_id"] for r in lake.read("silver.article_stories").collect()}
+    assert final[uri["undated.txt"]] == after[uri[held[0]]]["story_id"]
+    assert _nothing_cached(spark)
+
+
+def _nothing_cached(spark) -> bool:
+    """No DataFrame left cached: a run releases what it persisted."""
+    return spark._jsparkSession.sharedState().cacheManager().isEmpty()
 
 
 def test_links_keep_the_date_window_across_time_buckets_and_undated_articles(spark):
