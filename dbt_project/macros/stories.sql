@@ -1,11 +1,12 @@
 {#- Gold per touched story. Every intermediate model and mart is incremental on story_id: a
     build that names the silver versions gold was last built from (var `since`, which claimhouse
-    passes) rebuilds only the stories int_touched_stories lists, deleting their rows first
-    (pre-hook) and inserting the new ones, so a story that vanished (its articles regrouped)
-    loses its rows too. Learned synonyms are corpus-wide: int_measure_merges also rebuilds the
-    stories whose measures gained or lost one, and the models after it rebuild those as well
-    (`after_synonyms`). An incremental build without `since` (`dbt build` from a shell on a
-    built warehouse) rebuilds every story the same way; `--full-refresh` replaces the tables. -#}
+    passes) rebuilds only the stories int_touched_stories lists, and its rows replace exactly
+    those stories' rows (strategy `replace_stories`, below), so a story that vanished (its
+    articles regrouped) loses its rows too. Learned synonyms are corpus-wide: int_measure_merges
+    also rebuilds the stories whose measures gained or lost one, and the models after it rebuild
+    those as well (config `after_synonyms`). An incremental build without `since` (`dbt build`
+    from a shell on a built warehouse) rebuilds every story the same way; `--full-refresh`
+    replaces the tables. -#}
 
 {#- The id stamped on the rows this build writes: claimhouse's run id, else dbt's. -#}
 {% macro build_id() -%}
@@ -27,16 +28,65 @@
     {%- if incremental and var('since') %}where {{ column }} in {{ touched_stories(after_synonyms) }}{% endif -%}
 {%- endmacro %}
 
-{#- Pre-hook of every story-incremental model: delete its rows of the stories this build
-    rebuilds (a MERGE: Delta's DELETE takes no subquery). -#}
-{% macro delete_touched_stories(after_synonyms=false) -%}
+{#- Pre-hook of int_measure_merges (a `merge` on measure_id, which also updates the stories
+    whose synonyms changed): delete its rows of the stories this build rebuilds (a MERGE:
+    Delta's DELETE takes no subquery). -#}
+{% macro delete_touched_stories() -%}
     {%- if is_incremental() and var('since') -%}
         merge into {{ this }} as built
-        using {{ touched_stories(after_synonyms) }} as touched
+        using {{ touched_stories() }} as touched
         on built.story_id = touched.story_id
         when matched then delete
     {%- elif is_incremental() -%}
         delete from {{ this }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The rows a `replace_stories` build replaces: `story_id in (...)` listing the stories this
+    build rebuilds (run time: they are known once int_touched_stories, and int_measure_merges for
+    `after_synonyms`, are built), or every row without var `since`. Literal ids, because Delta's
+    REPLACE WHERE, like its DELETE, takes no subquery. -#}
+{% macro replaced_stories(after_synonyms=false) -%}
+    {%- if not var('since') -%}
+        true
+    {%- else -%}
+        {%- set ids = run_query(
+            'select distinct story_id from ' ~ touched_stories(after_synonyms)
+            ~ ' as touched where story_id is not null order by story_id'
+        ).columns[0].values() -%}
+        {%- if ids | length == 0 -%}
+            false
+        {%- else -%}
+            story_id in (
+            {%- for id in ids -%}
+                '{{ id | replace("\\", "\\\\") | replace("'", "\\'") }}'{{ ", " if not loop.last }}
+            {%- endfor -%}
+            )
+        {%- endif -%}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- Incremental strategy `replace_stories`: one Delta commit, `INSERT INTO ... REPLACE WHERE`,
+    replaces the rebuilt stories' rows by this build's (dbt-spark knows append, merge and
+    insert_overwrite; a delete then an append cost two commits and a join per model). Delta
+    refuses a row outside the replaced stories (DELTA_REPLACE_WHERE_MISMATCH), so a model whose
+    query reads more than it may replace fails instead of duplicating rows. These two macros
+    override dbt-spark's of the same name and hand every other strategy back to it. -#}
+{% macro dbt_spark_validate_get_incremental_strategy(raw_strategy, file_format) -%}
+    {%- if raw_strategy == 'replace_stories' and file_format == 'delta' -%}
+        {{ return(raw_strategy) }}
+    {%- endif -%}
+    {{ return(dbt.dbt_spark_validate_get_incremental_strategy(raw_strategy, file_format)) }}
+{%- endmacro %}
+
+{% macro dbt_spark_get_incremental_sql(strategy, source, target, existing, unique_key, incremental_predicates) -%}
+    {%- if strategy == 'replace_stories' -%}
+        {%- set columns = adapter.get_columns_in_relation(target) | map(attribute='quoted') | join(', ') -%}
+        insert into table {{ target }}
+        replace where {{ replaced_stories(config.get('after_synonyms', false)) }}
+        select {{ columns }} from {{ source }}
+    {%- else -%}
+        {{ dbt.dbt_spark_get_incremental_sql(strategy, source, target, existing, unique_key, incremental_predicates) }}
     {%- endif -%}
 {%- endmacro %}
 

@@ -1,4 +1,3 @@
-{{ config(pre_hook="{{ delete_touched_stories() }}") }}
 -- depends_on: {{ ref('int_touched_stories') }}
 -- Each claim as an interval on its measure's axis, with the independent source it counts as.
 -- A measure is one measure_key of one story: claims of different stories never reconcile

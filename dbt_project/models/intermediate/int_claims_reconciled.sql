@@ -1,4 +1,4 @@
-{{ config(pre_hook="{{ delete_touched_stories(after_synonyms=true) }}") }}
+{{ config(after_synonyms=true) }}
 -- depends_on: {{ ref('int_touched_stories') }}
 -- depends_on: {{ ref('int_measure_merges') }}
 -- Reconciliation per fact (measures merged by int_measure_merges): the claims gold reports.

@@ -1,4 +1,3 @@
-{{ config(pre_hook="{{ delete_touched_stories() }}") }}
 -- depends_on: {{ ref('int_touched_stories') }}
 -- Articles name one quantity in different words ("homes" / "structures", "a penalty" / "fines",
 -- the date of "the operation" / "the raid"), so the extractor gives them different measure_keys.

@@ -1,4 +1,3 @@
-{{ config(pre_hook="{{ delete_touched_stories() }}") }}
 -- depends_on: {{ ref('int_touched_stories') }}
 -- Reconciliation per measure (story, kind, measure_key, per): each measure's consensus, which
 -- int_measure_merges compares across measures.

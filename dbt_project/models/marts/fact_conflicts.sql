@@ -1,4 +1,4 @@
-{{ config(pre_hook="{{ delete_touched_stories(after_synonyms=true) }}") }}
+{{ config(after_synonyms=true) }}
 -- depends_on: {{ ref('int_touched_stories') }}
 -- depends_on: {{ ref('int_measure_merges') }}
 -- One row per pair of incompatible value groups of a fact. A side lists the articles and

@@ -1,4 +1,4 @@
-{{ config(pre_hook="{{ delete_touched_stories(after_synonyms=true) }}") }}
+{{ config(after_synonyms=true) }}
 -- depends_on: {{ ref('int_touched_stories') }}
 -- depends_on: {{ ref('int_measure_merges') }}
 -- Every claim behind every fact, and whether it agrees with the fact's consensus, with what a
