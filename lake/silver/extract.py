@@ -137,7 +137,15 @@ def extract_claims(
             continue
         date_spans = [(d.start, d.end) for d in dates]
         sources = [(a.start, a.start + len(a.text)) for a in cues_by_sentence[s.index]]
-        outlets = [(p, p + len(name)) for p, name in outlet_positions(s.text)] if dates else []
+        outlets = (
+            [
+                (at - s.start, at - s.start + len(name))
+                for at, name in mentions
+                if s.start <= at and at + len(name) <= s.end
+            ]
+            if dates
+            else []
+        )
         for d in dates:
             key, terms = date_key(s.text, d.start, d.end, sources + outlets)
             claim = _claim(
