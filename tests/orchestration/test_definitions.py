@@ -52,7 +52,6 @@ EXPECTED_ASSET_KEYS = [
     "gold/fact_conflicts",
     "gold/fact_evidence",
     "gold/facts",
-    "gold_intermediate/claim_facts",
     "gold_intermediate/claim_intervals",
     "gold_intermediate/claims_reconciled",
     "gold_intermediate/measure_consensus",
@@ -107,7 +106,7 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
         touched,
     }
     assert parents["gold_intermediate/claims_reconciled"] == {
-        "gold_intermediate/claim_facts",
+        "gold_intermediate/claim_intervals",
         "gold_intermediate/measure_merges",
         touched,
     }

@@ -39,7 +39,6 @@ LINEAGE_NODES = (
     "measure_consensus",
     "precise_merges",
     "measure_merges",
-    "claim_facts",
     "claims_reconciled",
     "facts",
 )

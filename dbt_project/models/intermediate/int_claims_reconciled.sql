@@ -1,6 +1,16 @@
 {{ config(after_synonyms=true) }}
 -- depends_on: {{ ref('int_touched_stories') }}
--- depends_on: {{ ref('int_measure_merges') }}
--- Reconciliation per fact (measures merged by int_measure_merges): the claims gold reports.
-{% set claims %}(select * from {{ ref('int_claims_facts') }} {{ story_filter(is_incremental(), after_synonyms=true) }}){% endset %}
+-- Reconciliation per fact: each claim joins the fact its measure belongs to (its own measure, or
+-- the one int_measure_merges merged it into), and the claims of a fact reconcile together. These
+-- are the claims gold reports.
+{% set claims %}(
+    select claims.*, merges.fact_id, merges.fact_measure_key
+    from (
+        select * from {{ ref('int_claims_intervals') }} {{ story_filter(is_incremental(), after_synonyms=true) }}
+    ) as claims
+    inner join (
+        select * from {{ ref('int_measure_merges') }} {{ story_filter(is_incremental(), after_synonyms=true) }}
+    ) as merges
+        on claims.measure_id = merges.measure_id
+){% endset %}
 {{ reconcile_claims(claims, 'fact_id') }}
