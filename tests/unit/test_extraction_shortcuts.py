@@ -47,15 +47,36 @@ def test_every_known_outlet_name_starts_with_a_letter():
     assert all(re.match(r"[a-z]", name) for name in lx.KNOWN_OUTLETS)
 
 
+# The outlet pattern as first written: no lookahead, each name and suffix tried in turn.
+_PLAIN_OUTLET = re.compile(
+    r"(?i:\b(?:the\s+)?)(?P<name>(?i:"
+    + "|".join(re.escape(n) for n in attribution._OUTLET_NAMES if len(n) > 3)
+    + r")|(?:[A-Z][\w&.’'-]*\s+){0,3}(?:"
+    + "|".join(s.capitalize() for s in lx.OUTLET_SUFFIXES)
+    + r"))\b",
+)
+
+
 @settings(max_examples=400, deadline=None)
 @given(_texts(st.sampled_from(f"abcdefsktiABCSKTI{_FOLDING}0123456789 .,-'’&")))
-def test_the_outlet_patterns_lookahead_changes_no_match(text):
-    guarded = attribution._OUTLET
-    plain = re.compile(guarded.pattern.removeprefix("(?=(?i:[a-z]))"), guarded.flags)
-    assert plain.pattern != guarded.pattern
-    assert [(m.span(), m.group("name")) for m in guarded.finditer(text)] == [
-        (m.span(), m.group("name")) for m in plain.finditer(text)
+def test_the_outlet_patterns_lookahead_and_tries_change_no_match(text):
+    assert [(m.span(), m.group("name")) for m in attribution._OUTLET.finditer(text)] == [
+        (m.span(), m.group("name")) for m in _PLAIN_OUTLET.finditer(text)
     ]
+
+
+def test_a_trie_pattern_matches_as_its_words_longest_first():
+    words = ["fox", "fox news", "fox newsroom", "f", "new", "news", "newswire", "a.b"]
+    trie = re.compile(rf"(?:{attribution.trie_pattern(words)})")
+    flat = re.compile(
+        "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+    )
+    text = "fox newsroom fox news fox f new newswire news a.b axb"
+    assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)]
+    for end in (r"\b", r"\s"):  # backtracking into a shorter word, as the flat one does
+        assert [m.span() for m in re.finditer(trie.pattern + end, text)] == [
+            m.span() for m in re.finditer(flat.pattern + end, text)
+        ]
 
 
 @settings(max_examples=400, deadline=None)
