@@ -89,6 +89,7 @@ def test_the_figure_and_clock_patterns_need_a_digit(text):
         quantities._ATTACHED_UNIT,
         times._TWELVE,
         times._TWENTY_FOUR,
+        quantities._DIGIT_RANGE,
     ):
         assert pattern.search(text) is None, pattern.pattern[:40]
 
@@ -138,7 +139,7 @@ _WORDED = [
     ).map(" ".join)
 )
 def test_the_worded_amount_patterns_need_their_words(text):
-    """_raw_mentions tries each worded pattern only where `_may_hold` finds a word it needs."""
+    """_raw_mentions tries each worded pattern only where `may_hold` finds a word it needs."""
     lowered = text.lower()
     for pattern, words in (
         (quantities._VAGUE, quantities._VAGUE_WORDS),
@@ -146,10 +147,28 @@ def test_the_worded_amount_patterns_need_their_words(text):
         (quantities._SCALED_FRACTION, quantities._SCALE_NAMES),
         (quantities._SHARE, quantities._SHARE_WORDS),
     ):
-        if not quantities._may_hold(text, lowered, words):
+        if not quantities.may_hold(text, lowered, words):
             assert pattern.search(text) is None, (pattern.pattern[:40], text)
     if "of" not in lowered:
         assert quantities._SHARE.search(text) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(times._NOON_WORDS),
+            st.sampled_from(times._NOON_WORDS).map(str.upper),
+            st.sampled_from(times._NOON_WORDS).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"dghimnotAIN -:.{_FOLDING}"), max_size=8),
+        ),
+        max_size=8,
+    ).map(" ".join)
+)
+def test_the_noon_pattern_needs_its_words(text):
+    """find_times tries _NOON only where `may_hold` finds noon, midday or midnight."""
+    if not quantities.may_hold(text, text.lower(), times._NOON_WORDS):
+        assert times._NOON.search(text) is None, text
 
 
 def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
