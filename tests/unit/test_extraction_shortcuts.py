@@ -171,6 +171,33 @@ def test_the_noon_pattern_needs_its_words(text):
         assert times._NOON.search(text) is None, text
 
 
+_CUE_WORDS = ["According to", "according to", "As reported by", "reported by", "citing", "said"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([*_CUE_WORDS, "In an interview with", "the", "Daily Sentinel", ","]),
+            st.sampled_from(_CUE_WORDS).map(str.upper),
+            st.text(st.sampled_from(f'AaCcIiTtNnRrDdy ,.—“"{_FOLDING}'), max_size=8),
+        ),
+        max_size=10,
+    ).map(" ".join)
+)
+def test_the_explicit_cue_patterns_need_their_words_as_written(text):
+    """find_attributions tries each explicit cue's pattern only where its words are."""
+    for pattern, words in (
+        (attribution._ACCORDING_LEADING, "ccording to"),
+        (attribution._ACCORDING, "ccording to"),
+        (attribution._REPORTED_BY_LEADING, "reported by"),
+        (attribution._CITING, "citing"),
+        (attribution._INTERVIEW_WITH, "interview"),
+    ):
+        if words not in text:
+            assert pattern.search(text) is None, (pattern.pattern[:40], text)
+
+
 def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
     """Claim.as_row copies by hand: every field, and the list (its one mutable field)."""
     claims = extract_claims(
