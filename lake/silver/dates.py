@@ -296,16 +296,14 @@ def _not_before(mention: DateMention, published: datetime | None) -> DateMention
 _MONTHISH = re.compile(r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec")
 _YEARISH = re.compile(r"\b(?:1[89]|20)\d\d")
 _Q_NUMBER = re.compile(r"\bq[1-4]\b")
-# What a sentence must hold for each kind of pattern to be worth running.
+# What a sentence must hold for a kind of pattern to be worth running; the kinds that share a
+# cue share its one test per sentence (seven patterns need a month name).
 _CUES = {
-    "dayrange": lambda s, low: _MONTHISH.search(s),
-    "day": lambda s, low: _MONTHISH.search(s),
-    "part": lambda s, low: _MONTHISH.search(s),
     "month": lambda s, low: _MONTHISH.search(s),
-    "iso": lambda s, low: _YEARISH.search(s),
-    "relative": lambda s, low: "week" in low or "month" in low or "year" in low,
+    "year": lambda s, low: _YEARISH.search(s),
+    "period": lambda s, low: "week" in low or "month" in low or "year" in low,
     "weekend": lambda s, low: "weekend" in low,
-    "weekday": lambda s, low: "day" in low,
+    "day": lambda s, low: "day" in low,
     "relday": lambda s, low: any(
         w in low for w in ("day", "tomorrow", "night", "morning", "evening", "afternoon")
     ),
@@ -314,9 +312,23 @@ _CUES = {
         w in low for w in ("spring", "summer", "fall", "autumn", "winter")
     ),
     "quarter": lambda s, low: "quarter" in low or _Q_NUMBER.search(low),
-    "years": lambda s, low: _YEARISH.search(s),
-    "decade": lambda s, low: _YEARISH.search(s),
-    "year": lambda s, low: _YEARISH.search(s),
+}
+_CUE_OF = {
+    "dayrange": "month",
+    "day": "month",
+    "part": "month",
+    "month": "month",
+    "iso": "year",
+    "relative": "period",
+    "weekend": "weekend",
+    "weekday": "day",
+    "relday": "relday",
+    "ago": "ago",
+    "season": "season",
+    "quarter": "quarter",
+    "years": "year",
+    "decade": "year",
+    "year": "year",
 }
 
 
@@ -326,8 +338,12 @@ def find_dates(sentence: str, published: datetime | None = None) -> list[DateMen
         return []  # most sentences name no date: skip the patterns
     found: list[DateMention] = []
     taken: list[tuple[int, int]] = []
+    cued: dict[str, bool] = {}
     for kind, pattern in _PATTERNS:
-        if not _CUES[kind](sentence, low):
+        cue = _CUE_OF[kind]
+        if cue not in cued:
+            cued[cue] = bool(_CUES[cue](sentence, low))
+        if not cued[cue]:
             continue
         for m in pattern.finditer(sentence):
             if any(m.start() < e and s < m.end() for s, e in taken):

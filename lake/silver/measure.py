@@ -35,6 +35,7 @@ Then "/per_<period>" for rates.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from lake.silver import lexicon as lx
@@ -48,6 +49,9 @@ _INFLECTION = re.compile(
 )
 
 
+# Pure, and asked of the same few thousand words again and again (each date's and count's
+# last seven words): the stems are tried once per word.
+@functools.lru_cache(maxsize=8192)
 def action_of(word: str) -> str | None:
     """The action a verb form names ("detained" -> arrests), or None. Stems that are also
     common nouns ("fire": the fire, fire crews) count only in their verb forms."""

@@ -138,10 +138,13 @@ def holds_digit(text: str) -> bool:
 _FOLDS_TO_ASCII = re.compile("[ſıİK]")
 
 
-def _may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
+def may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
     """Whether a case-insensitive pattern that needs one of `words` could match: most
     sentences hold none, and a substring test is far cheaper than the pattern."""
-    return any(w in lowered for w in words) or _FOLDS_TO_ASCII.search(sentence) is not None
+    for word in words:  # a plain loop: any() over a generator costs more than the tests
+        if word in lowered:
+            return True
+    return _FOLDS_TO_ASCII.search(sentence) is not None
 
 
 _VAGUE_WORDS = tuple(lx.VAGUE_AMOUNTS)
@@ -357,7 +360,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         found.append(_mention(m.start(), m.end(), "count", round(value, 4)))
     lowered = sentence.lower()
     found.extend(_fractions_in_words(sentence, lowered))
-    if "-" in sentence or "–" in sentence:
+    if figures and ("-" in sentence or "–" in sentence):
         found.extend(_digit_ranges(sentence))
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
     words = (
@@ -376,7 +379,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "count", value))
-    for m in _VAGUE.finditer(sentence) if _may_hold(sentence, lowered, _VAGUE_WORDS) else ():
+    for m in _VAGUE.finditer(sentence) if may_hold(sentence, lowered, _VAGUE_WORDS) else ():
         phrase = m.group("phrase").lower()
         low, high = lx.VAGUE_AMOUNTS[phrase]
         end = m.start() + len(m.group("phrase"))
@@ -394,7 +397,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 float(high),
             )
         )
-    vague_scaled = _may_hold(sentence, lowered, _VAGUE_FACTOR_WORDS)
+    vague_scaled = may_hold(sentence, lowered, _VAGUE_FACTOR_WORDS)
     for m in _VAGUE_SCALED.finditer(sentence) if vague_scaled else ():
         (low, high), scale = (
             lx.VAGUE_FACTORS[m.group("factor").lower()],
@@ -424,9 +427,12 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
             continue
         found.append(_mention(m.start(), m.end(), "ratio", value, unit="times"))
     for m in _IN.finditer(sentence):
-        before = max(0, m.start() - 40)
-        part_m, whole_m = _PART.search(sentence, before, m.start()), _WHOLE.match(sentence, m.end())
-        if part_m is None or whole_m is None:
+        # The whole, anchored after "in", is tried first: it is cheaper and most often absent.
+        whole_m = _WHOLE.match(sentence, m.end())
+        if whole_m is None:
+            continue
+        part_m = _PART.search(sentence, max(0, m.start() - 40), m.start())
+        if part_m is None:
             continue
         part, whole = _number_text(part_m.group("part")), _number_text(whole_m.group("whole"))
         if part is None or not whole or part > whole:
@@ -446,7 +452,7 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
     """ "half a million" -> 500,000 (count); "two-thirds of voters" -> 0.667 (ratio)."""
     found: list[Quantity] = []
     # Both patterns try every word of the sentence; most sentences lack the words they need.
-    scaled = _may_hold(sentence, lowered, _SCALE_NAMES)
+    scaled = may_hold(sentence, lowered, _SCALE_NAMES)
     for m in _SCALED_FRACTION.finditer(sentence) if scaled else ():
         if m.group("frac"):
             whole = _number_text(m.group("whole")) if m.group("whole") else 0.0
@@ -457,7 +463,7 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
             continue
         value = (whole + fraction) * lx.SCALES[scale.lower()]
         found.append(_mention(m.start(), m.end(), "count", value))
-    share = "of" in lowered and _may_hold(sentence, lowered, _SHARE_WORDS)
+    share = "of" in lowered and may_hold(sentence, lowered, _SHARE_WORDS)
     for m in _SHARE.finditer(sentence) if share else ():
         before = _WORD_BEFORE.search(sentence, 0, m.start())
         if before and before.group(1).lower() in lx.NOT_A_SHARE_BEFORE:

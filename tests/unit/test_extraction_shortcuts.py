@@ -47,15 +47,36 @@ def test_every_known_outlet_name_starts_with_a_letter():
     assert all(re.match(r"[a-z]", name) for name in lx.KNOWN_OUTLETS)
 
 
+# The outlet pattern as first written: no lookahead, each name and suffix tried in turn.
+_PLAIN_OUTLET = re.compile(
+    r"(?i:\b(?:the\s+)?)(?P<name>(?i:"
+    + "|".join(re.escape(n) for n in attribution._OUTLET_NAMES if len(n) > 3)
+    + r")|(?:[A-Z][\w&.’'-]*\s+){0,3}(?:"
+    + "|".join(s.capitalize() for s in lx.OUTLET_SUFFIXES)
+    + r"))\b",
+)
+
+
 @settings(max_examples=400, deadline=None)
 @given(_texts(st.sampled_from(f"abcdefsktiABCSKTI{_FOLDING}0123456789 .,-'’&")))
-def test_the_outlet_patterns_lookahead_changes_no_match(text):
-    guarded = attribution._OUTLET
-    plain = re.compile(guarded.pattern.removeprefix("(?=(?i:[a-z]))"), guarded.flags)
-    assert plain.pattern != guarded.pattern
-    assert [(m.span(), m.group("name")) for m in guarded.finditer(text)] == [
-        (m.span(), m.group("name")) for m in plain.finditer(text)
+def test_the_outlet_patterns_lookahead_and_tries_change_no_match(text):
+    assert [(m.span(), m.group("name")) for m in attribution._OUTLET.finditer(text)] == [
+        (m.span(), m.group("name")) for m in _PLAIN_OUTLET.finditer(text)
     ]
+
+
+def test_a_trie_pattern_matches_as_its_words_longest_first():
+    words = ["fox", "fox news", "fox newsroom", "f", "new", "news", "newswire", "a.b"]
+    trie = re.compile(rf"(?:{attribution.trie_pattern(words)})")
+    flat = re.compile(
+        "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+    )
+    text = "fox newsroom fox news fox f new newswire news a.b axb"
+    assert [m.span() for m in trie.finditer(text)] == [m.span() for m in flat.finditer(text)]
+    for end in (r"\b", r"\s"):  # backtracking into a shorter word, as the flat one does
+        assert [m.span() for m in re.finditer(trie.pattern + end, text)] == [
+            m.span() for m in re.finditer(flat.pattern + end, text)
+        ]
 
 
 @settings(max_examples=400, deadline=None)
@@ -68,6 +89,7 @@ def test_the_figure_and_clock_patterns_need_a_digit(text):
         quantities._ATTACHED_UNIT,
         times._TWELVE,
         times._TWENTY_FOUR,
+        quantities._DIGIT_RANGE,
     ):
         assert pattern.search(text) is None, pattern.pattern[:40]
 
@@ -117,7 +139,7 @@ _WORDED = [
     ).map(" ".join)
 )
 def test_the_worded_amount_patterns_need_their_words(text):
-    """_raw_mentions tries each worded pattern only where `_may_hold` finds a word it needs."""
+    """_raw_mentions tries each worded pattern only where `may_hold` finds a word it needs."""
     lowered = text.lower()
     for pattern, words in (
         (quantities._VAGUE, quantities._VAGUE_WORDS),
@@ -125,10 +147,55 @@ def test_the_worded_amount_patterns_need_their_words(text):
         (quantities._SCALED_FRACTION, quantities._SCALE_NAMES),
         (quantities._SHARE, quantities._SHARE_WORDS),
     ):
-        if not quantities._may_hold(text, lowered, words):
+        if not quantities.may_hold(text, lowered, words):
             assert pattern.search(text) is None, (pattern.pattern[:40], text)
     if "of" not in lowered:
         assert quantities._SHARE.search(text) is None
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(times._NOON_WORDS),
+            st.sampled_from(times._NOON_WORDS).map(str.upper),
+            st.sampled_from(times._NOON_WORDS).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"dghimnotAIN -:.{_FOLDING}"), max_size=8),
+        ),
+        max_size=8,
+    ).map(" ".join)
+)
+def test_the_noon_pattern_needs_its_words(text):
+    """find_times tries _NOON only where `may_hold` finds noon, midday or midnight."""
+    if not quantities.may_hold(text, text.lower(), times._NOON_WORDS):
+        assert times._NOON.search(text) is None, text
+
+
+_CUE_WORDS = ["According to", "according to", "As reported by", "reported by", "citing", "said"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([*_CUE_WORDS, "In an interview with", "the", "Daily Sentinel", ","]),
+            st.sampled_from(_CUE_WORDS).map(str.upper),
+            st.text(st.sampled_from(f'AaCcIiTtNnRrDdy ,.—“"{_FOLDING}'), max_size=8),
+        ),
+        max_size=10,
+    ).map(" ".join)
+)
+def test_the_explicit_cue_patterns_need_their_words_as_written(text):
+    """find_attributions tries each explicit cue's pattern only where its words are."""
+    for pattern, words in (
+        (attribution._ACCORDING_LEADING, "ccording to"),
+        (attribution._ACCORDING, "ccording to"),
+        (attribution._REPORTED_BY_LEADING, "reported by"),
+        (attribution._CITING, "citing"),
+        (attribution._INTERVIEW_WITH, "interview"),
+    ):
+        if words not in text:
+            assert pattern.search(text) is None, (pattern.pattern[:40], text)
 
 
 def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
