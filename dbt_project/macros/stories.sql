@@ -28,25 +28,11 @@
     {%- if incremental and var('since') %}where {{ column }} in {{ touched_stories(after_synonyms) }}{% endif -%}
 {%- endmacro %}
 
-{#- Pre-hook of int_measure_merges (a `merge` on measure_id, which also updates the stories
-    whose synonyms changed): delete its rows of the stories this build rebuilds (a MERGE:
-    Delta's DELETE takes no subquery). -#}
-{% macro delete_touched_stories() -%}
-    {%- if is_incremental() and var('since') -%}
-        merge into {{ this }} as built
-        using {{ touched_stories() }} as touched
-        on built.story_id = touched.story_id
-        when matched then delete
-    {%- elif is_incremental() -%}
-        delete from {{ this }}
-    {%- endif -%}
-{%- endmacro %}
-
-{#- The rows a `replace_stories` build replaces: `story_id in (...)` listing the stories this
-    build rebuilds (run time: they are known once int_touched_stories, and int_measure_merges for
-    `after_synonyms`, are built), or every row without var `since`. Literal ids, because Delta's
-    REPLACE WHERE, like its DELETE, takes no subquery. -#}
-{% macro replaced_stories(after_synonyms=false) -%}
+{#- The rows a build replaces: `<column> in (...)` listing the stories this build rebuilds (run
+    time: they are known once int_touched_stories, and int_measure_merges for `after_synonyms`,
+    are built), or every row without var `since`. Literal ids, because Delta's REPLACE WHERE,
+    like its DELETE and a MERGE's clause conditions, takes no subquery. -#}
+{% macro replaced_stories(after_synonyms=false, column='story_id') -%}
     {%- if not var('since') -%}
         true
     {%- else -%}
@@ -57,7 +43,7 @@
         {%- if ids | length == 0 -%}
             false
         {%- else -%}
-            story_id in (
+            {{ column }} in (
             {%- for id in ids -%}
                 '{{ id | replace("\\", "\\\\") | replace("'", "\\'") }}'{{ ", " if not loop.last }}
             {%- endfor -%}
@@ -71,9 +57,12 @@
     insert_overwrite; a delete then an append cost two commits and a join per model). Delta
     refuses a row outside the replaced stories (DELTA_REPLACE_WHERE_MISMATCH), so a model whose
     query reads more than it may replace fails instead of duplicating rows. These two macros
-    override dbt-spark's of the same name and hand every other strategy back to it. -#}
+    override dbt-spark's of the same name and hand every other strategy back to it.
+    Strategy `merge_stories` (int_measure_merges, which also updates the stories whose synonyms
+    changed, so it cannot name every story it writes before it runs): one MERGE on `unique_key`
+    that updates and inserts the build's rows and deletes the rebuilt stories' rows it lacks. -#}
 {% macro dbt_spark_validate_get_incremental_strategy(raw_strategy, file_format) -%}
-    {%- if raw_strategy == 'replace_stories' and file_format == 'delta' -%}
+    {%- if raw_strategy in ('replace_stories', 'merge_stories') and file_format == 'delta' -%}
         {{ return(raw_strategy) }}
     {%- endif -%}
     {{ return(dbt.dbt_spark_validate_get_incremental_strategy(raw_strategy, file_format)) }}
@@ -85,6 +74,13 @@
         insert into table {{ target }}
         replace where {{ replaced_stories(config.get('after_synonyms', false)) }}
         select {{ columns }} from {{ source }}
+    {%- elif strategy == 'merge_stories' -%}
+        merge into {{ target }} as built
+        using {{ source }} as rebuilt
+        on built.{{ unique_key }} = rebuilt.{{ unique_key }}
+        when matched then update set *
+        when not matched then insert *
+        when not matched by source and {{ replaced_stories(column='built.story_id') }} then delete
     {%- else -%}
         {{ dbt.dbt_spark_get_incremental_sql(strategy, source, target, existing, unique_key, incremental_predicates) }}
     {%- endif -%}

@@ -1,8 +1,4 @@
-{{ config(
-    incremental_strategy='merge',
-    unique_key='measure_id',
-    pre_hook="{{ delete_touched_stories() }}",
-) }}
+{{ config(incremental_strategy='merge_stories', unique_key='measure_id') }}
 -- depends_on: {{ ref('int_touched_stories') }}
 -- Facts of measures after int_measure_precise_merges. Measure keys whose measures merged there
 -- (values agreeing) in more than half the stories where both appear, and in at least
