@@ -1,12 +1,12 @@
 {#- Gold per touched story. Every intermediate model and mart is incremental on story_id: a
     build that names the silver versions gold was last built from (var `since`, which claimhouse
     passes) rebuilds only the stories int_touched_stories lists, and its rows replace exactly
-    those stories' rows (strategy `replace_stories`, below), so a story that vanished (its
-    articles regrouped) loses its rows too. Learned synonyms are corpus-wide: int_measure_merges
-    also rebuilds the stories whose measures gained or lost one, and the models after it rebuild
-    those as well (config `after_synonyms`). An incremental build without `since` (`dbt build`
-    from a shell on a built warehouse) rebuilds every story the same way; `--full-refresh`
-    replaces the tables. -#}
+    those stories' rows (strategies `replace_stories` and `merge_stories`, below), so a story
+    that vanished (its articles regrouped) loses its rows too. Learned synonyms are
+    corpus-wide: int_measure_merges also rebuilds the stories whose measures gained or lost one,
+    and the models after it rebuild those as well (config `after_synonyms`). An incremental
+    build without `since` (`dbt build` from a shell on a built warehouse) rebuilds every story
+    the same way; `--full-refresh` replaces the tables. -#}
 
 {#- The id stamped on the rows this build writes: claimhouse's run id, else dbt's. -#}
 {% macro build_id() -%}
