@@ -394,6 +394,15 @@ def test_bronze_checks_its_candidate_before_writing_it(spark, lake, tmp_path, mo
     accounted = next(r for r in checked if r["rule"] == "file_accounted_for")
     assert (accounted["element_count"], accounted["unexpected_count"]) == (5, 0)
 
+    # A later run checks the article it adds, not the five already there.
+    folder = tmp_path / "more"
+    shutil.copytree(SEEDS, folder)
+    (folder / "late.txt").write_text("Late news\n\nThe ferry carried 41 people on Monday.\n")
+    assert ingest(spark, lake, folder, "r4", LIMIT).new_articles == 1
+    later = lake.read("audit.dq_results").where("run_id = 'r4'").collect()
+    assert {r["element_count"] for r in later if r["table_name"] == "bronze.articles"} == {1}
+    assert lake.count("bronze.articles") == 6
+
 
 def test_a_run_whose_log_loses_a_file_stops_loudly_and_publishes_nothing(spark, lake, monkeypatch):
     """files seen = articles + unchanged + duplicates + rejects + sidecars + ... is checked in
