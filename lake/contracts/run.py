@@ -240,6 +240,10 @@ def _register_referenced(lake: Lake, some_rules: list[Rule]) -> None:
 
 
 _CONTEXTS: dict[Path, Any] = {}
+# The Data Docs index lists this many of the newest validation results (every result stays in
+# `_gx/uncommitted/validations`). GE's index builder reads every listed result at each
+# validation, so without a limit a run's validations slow down with the lake's history.
+DOCS_INDEX_RESULTS = 200
 
 
 def _gx_context(lake: Lake):
@@ -256,6 +260,9 @@ def _gx_context(lake: Lake):
         context.variables.progress_bars = ProgressBarsConfig(
             globally=False, metric_calculations=False
         )
+        sites = context.variables.data_docs_sites
+        sites["local_site"]["site_index_builder"]["validation_results_limit"] = DOCS_INDEX_RESULTS
+        context.variables.data_docs_sites = sites
         context.variables.save()
         _CONTEXTS[root] = context
     return context
