@@ -39,6 +39,8 @@ import functools
 import re
 
 from lake.silver import lexicon as lx
+from lake.silver.attribution import trie_pattern
+from lake.silver.cues import may_hold
 from lake.silver.quantities import is_name_word
 
 _VERB_WINDOW = re.compile(r"([\w’'-]+)")
@@ -403,11 +405,25 @@ _DATA_SOURCE_BEFORE = re.compile(
 
 # Where a source spoke, not what happened: "in an interview with the Post", "at a news
 # conference". A date right after the frame ("in an interview on Tuesday") dates the statement.
+_FRAME_NOUNS = (
+    "interview",
+    "briefing",
+    "speech",
+    "statement",
+    "news conference",
+    "press conference",
+)
 _SOURCING_FRAME = re.compile(
     r"\b(?:in|during|at)\s+(?:a|an|the|his|her|their|its)\s+(?:[a-z-]+\s+)?"
-    r"(?P<noun>interview|briefing|speech|statement|news conference|press conference)\b"
+    rf"(?P<noun>{'|'.join(_FRAME_NOUNS)})\b"
     r"(?P<date_gap>\s+(?:on|last|this|earlier)\b)?",
     re.IGNORECASE,
+)
+# An event noun as a whole run of ASCII letters, in any ASCII case: what a loop over every
+# run of [A-Za-z] testing its lowercase against EVENT_NOUNS finds, in one scan.
+_EVENT_NOUN = re.compile(
+    rf"(?<![A-Za-z])(?:{trie_pattern(sorted(lx.EVENT_NOUNS))})(?![A-Za-z])",
+    re.IGNORECASE | re.ASCII,
 )
 
 
@@ -421,14 +437,15 @@ def date_key(
     talks", "A briefing document", "Summit News Network"); an event noun there is not what
     the date dates."""
     skip = list(sources)
-    for m in _SOURCING_FRAME.finditer(sentence):
+    framed = may_hold(sentence, sentence.lower(), _FRAME_NOUNS)
+    for m in _SOURCING_FRAME.finditer(sentence) if framed else ():
         if m.group("date_gap") and m.end() <= start <= m.end() + 2:
             return "date:statement", ["sourcing-frame"]
         skip.append((m.start(), m.end()))
     best, best_distance = None, None
-    for m in re.finditer(r"[A-Za-z]+", sentence):
+    for m in _EVENT_NOUN.finditer(sentence):
         word = m.group(0).lower()
-        if word not in lx.EVENT_NOUNS or any(b <= m.start() < e for b, e in skip):
+        if any(b <= m.start() < e for b, e in skip):
             continue
         distance = start - m.end() if m.end() <= start else m.start() - end
         if best_distance is None or abs(distance) < best_distance:

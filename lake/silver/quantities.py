@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
+from lake.silver.cues import holds_digit, may_hold
 from lake.silver.dates import STREET_AFTER, is_year
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
@@ -126,30 +126,12 @@ _MULTIPLIER = re.compile(
 # A part of a whole: "one in three voters", "a 1-in-3 chance", "9 in 10". Found from its "in"
 # (rare beside a number) rather than by trying every word as the part.
 _IN = re.compile(r"[\s-][Ii][Nn][\s-]")
-_DIGIT = re.compile(r"\d")
-
-
-def holds_digit(text: str) -> bool:
-    """Whether the text holds a digit (`\\d`): the patterns of figures and clock times need one."""
-    return _DIGIT.search(text) is not None
-
-
-# Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them.
-_FOLDS_TO_ASCII = re.compile("[ſıİK]")
-
-
-def may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
-    """Whether a case-insensitive pattern that needs one of `words` could match: most
-    sentences hold none, and a substring test is far cheaper than the pattern."""
-    for word in words:  # a plain loop: any() over a generator costs more than the tests
-        if word in lowered:
-            return True
-    return _FOLDS_TO_ASCII.search(sentence) is not None
-
 
 _VAGUE_WORDS = tuple(lx.VAGUE_AMOUNTS)
 _VAGUE_FACTOR_WORDS = tuple(lx.VAGUE_FACTORS)
 _SCALE_NAMES = ("thousand", "million", "billion", "trillion")
+# Each number in words holds one of these ("a hundred" its scale word).
+_NUMBER_WORDS = (*lx.UNITS, *lx.TENS, "hundred", "thousand", "million", "billion", "dozen")
 _SHARE_WORDS = tuple({w.split()[-1] for w in lx.FRACTION_WORDS})
 _PART = re.compile(rf"(?<![\w$.,-])(?P<part>\d{{1,3}}|{WORD_NUMBER})$", re.IGNORECASE)
 _WHOLE = re.compile(
@@ -364,7 +346,9 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         found.extend(_digit_ranges(sentence))
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
     words = (
-        _WORD_NUMBER.finditer(lowered)
+        ()
+        if not may_hold(sentence, lowered, _NUMBER_WORDS)
+        else _WORD_NUMBER.finditer(lowered)
         if len(lowered) == len(sentence)
         else _WORD_NUMBER_ANY_CASE.finditer(sentence)
     )
@@ -452,7 +436,8 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
     """ "half a million" -> 500,000 (count); "two-thirds of voters" -> 0.667 (ratio)."""
     found: list[Quantity] = []
     # Both patterns try every word of the sentence; most sentences lack the words they need.
-    scaled = may_hold(sentence, lowered, _SCALE_NAMES)
+    # A scaled fraction holds a scale word and a fraction word ("and a half" its "half").
+    scaled = may_hold(sentence, lowered, _SCALE_NAMES) and may_hold(sentence, lowered, _SHARE_WORDS)
     for m in _SCALED_FRACTION.finditer(sentence) if scaled else ():
         if m.group("frac"):
             whole = _number_text(m.group("whole")) if m.group("whole") else 0.0

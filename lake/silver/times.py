@@ -16,7 +16,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from lake.silver import lexicon as lx
-from lake.silver.quantities import Quantity, holds_digit, keep_longest, may_hold, qualifier_before
+from lake.silver.cues import holds_digit, may_hold
+from lake.silver.quantities import Quantity, keep_longest, qualifier_before
 
 _ZONE_NAMES = "|".join(sorted(lx.TIME_ZONES, key=len, reverse=True))
 _ZONE_WORDS = "|".join(w.capitalize() for w in lx.TIME_ZONE_WORDS)

@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lake.silver import attribution, quantities, times
+from lake.silver import attribution, dates, measure, quantities, times
 from lake.silver import lexicon as lx
 from lake.silver.extract import extract_claims
 
@@ -145,6 +145,7 @@ def test_the_worded_amount_patterns_need_their_words(text):
         (quantities._VAGUE, quantities._VAGUE_WORDS),
         (quantities._VAGUE_SCALED, quantities._VAGUE_FACTOR_WORDS),
         (quantities._SCALED_FRACTION, quantities._SCALE_NAMES),
+        (quantities._SCALED_FRACTION, quantities._SHARE_WORDS),
         (quantities._SHARE, quantities._SHARE_WORDS),
     ):
         if not quantities.may_hold(text, lowered, words):
@@ -216,3 +217,115 @@ def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
         if any(kind in str(f.type) for kind in ("list", "dict", "set"))
     ]
     assert mutable == ["measure_terms"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(quantities._NUMBER_WORDS),
+            st.sampled_from(quantities._NUMBER_WORDS).map(str.upper),
+            st.sampled_from(quantities._NUMBER_WORDS).map(lambda w: w.translate(_FOLDS)),
+            st.sampled_from(["a", "and", "-", "hundred", "thousand"]),
+            st.text(st.sampled_from(f"adefhilnorstuvwxyzAEIOST -{_FOLDING}"), max_size=8),
+        ),
+        max_size=10,
+    ).map(" ".join)
+)
+def test_a_number_in_words_needs_a_number_word(text):
+    """_raw_mentions looks for numbers in words only where `may_hold` finds a number word."""
+    lowered = text.lower()
+    if not quantities.may_hold(text, lowered, quantities._NUMBER_WORDS):
+        assert quantities._WORD_NUMBER.search(lowered) is None, text
+        assert quantities._WORD_NUMBER_ANY_CASE.search(text) is None, text
+
+
+def _event_nouns_by_word(text: str) -> list[tuple[int, int, str]]:
+    return [
+        (m.start(), m.end(), m.group(0).lower())
+        for m in re.finditer(r"[A-Za-z]+", text)
+        if m.group(0).lower() in lx.EVENT_NOUNS
+    ]
+
+
+_EVENTS = sorted(lx.EVENT_NOUNS)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_EVENTS),
+            st.sampled_from(_EVENTS).map(str.upper),
+            st.sampled_from(_EVENTS).map(str.capitalize),
+            st.sampled_from(_EVENTS).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"aeiklmnrstgAEKS0-'’ .,éß{_FOLDING}"), max_size=6),
+        ),
+        max_size=12,
+    ).map(lambda words: "".join(words) if len(words) % 3 == 0 else " ".join(words))
+)
+def test_the_event_noun_pattern_finds_the_words_a_loop_over_every_word_finds(text):
+    """date_key finds event nouns with one pattern, not a test of every word."""
+    assert all(re.fullmatch(r"[a-z]+", noun) for noun in lx.EVENT_NOUNS)
+    assert [
+        (m.start(), m.end(), m.group(0).lower()) for m in measure._EVENT_NOUN.finditer(text)
+    ] == _event_nouns_by_word(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(measure._FRAME_NOUNS),
+            st.sampled_from(measure._FRAME_NOUNS).map(str.upper),
+            st.sampled_from(measure._FRAME_NOUNS).map(lambda w: w.translate(_FOLDS)),
+            st.sampled_from(["in an", "during the", "at a", "In his", "on", "last"]),
+            st.text(st.sampled_from(f"abcefgiknoprstvwIS -{_FOLDING}"), max_size=8),
+        ),
+        max_size=10,
+    ).map(" ".join)
+)
+def test_the_sourcing_frame_needs_its_noun(text):
+    """date_key tries _SOURCING_FRAME only where `may_hold` finds one of its nouns."""
+    if not quantities.may_hold(text, text.lower(), measure._FRAME_NOUNS):
+        assert measure._SOURCING_FRAME.search(text) is None, text
+
+
+_DATE_WORDS = [
+    *(m.capitalize() for m in lx.MONTHS),
+    *(f"{m.capitalize()}." for m in lx.MONTHS),
+    *(d.capitalize() for d in lx.WEEKDAYS),
+    *dates._RELDAY_WORDS,
+    *("this", "last", "next", "early", "late", "the", "of", "from", "between", "and", "to", "in"),
+    *(
+        "last week",
+        "month",
+        "year",
+        "the weekend",
+        "2 days ago",
+        "spring",
+        "last quarter",
+        "Q3 2019",
+    ),
+    *("1", "12", "2019", "1990s", "2020-05-14", "-", "–", ",", "th"),
+]
+
+
+@settings(max_examples=800, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_DATE_WORDS),
+            st.sampled_from(_DATE_WORDS).map(str.upper),
+            st.sampled_from(_DATE_WORDS).map(str.lower),
+            st.sampled_from(_DATE_WORDS).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"aedhimnorstuyADJMST0129 -.,{_FOLDING}"), max_size=6),
+        ),
+        max_size=12,
+    ).map(" ".join)
+)
+def test_each_date_pattern_needs_its_cue(text):
+    """find_dates runs a pattern only on a sentence that holds its kind's cue."""
+    for kind, pattern in dates._PATTERNS:
+        if not dates._CUES[dates._CUE_OF[kind]](text, text.lower()):
+            assert pattern.search(text) is None, (kind, text)

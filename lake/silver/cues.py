@@ -1,0 +1,35 @@
+"""Cheap tests of what a sentence holds, run before the patterns that need it: most sentences
+hold none of it, and a substring test is far cheaper than a pattern's scan."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_DIGIT = re.compile(r"\d")
+
+
+def holds_digit(text: str) -> bool:
+    """Whether the text holds a digit (`\\d`): the patterns of figures and clock times need one."""
+    return _DIGIT.search(text) is not None
+
+
+# Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them.
+_FOLDS_TO_ASCII = re.compile("[ſıİK]")
+
+
+def may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
+    """Whether a case-insensitive pattern that needs one of `words` could match."""
+    for word in words:  # a plain loop: any() over a generator costs more than the tests
+        if word in lowered:
+            return True
+    return _FOLDS_TO_ASCII.search(sentence) is not None
+
+
+def holds_any(text: str, words: Iterable[str]) -> bool:
+    """Whether the text holds one of `words` as written: the test for a case-sensitive
+    pattern that needs one."""
+    for word in words:  # noqa: SIM110 (a plain loop, as in may_hold)
+        if word in text:
+            return True
+    return False
