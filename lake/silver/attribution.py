@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from lake.silver import lexicon as lx
+from lake.silver.cues import holds_any, search_end
 
 _OUTLET_NAMES = sorted(lx.KNOWN_OUTLETS, key=len, reverse=True)
 
@@ -78,10 +79,14 @@ _CUT_WORDS = re.compile(
 _PASSIVE_BEFORE = re.compile(
     r"\b(?:been|be|being|was|were|is|are)\s+(?:(?:\w+ly|first|also|not)\s+)?$", re.IGNORECASE
 )
+_NUMBER_BEFORE_WORDS = [*lx.UNITS, *lx.TENS, *lx.SCALES, "dozen"]
 _NUMBER_BEFORE = re.compile(
-    r"(?:\d|\b(?:" + "|".join([*lx.UNITS, *lx.TENS, *lx.SCALES, "dozen"]) + r"))\s+$",
+    r"(?:\d|\b(?:" + "|".join(_NUMBER_BEFORE_WORDS) + r"))\s+$",
     re.IGNORECASE,
 )
+# A match is a digit or one of the words, then the trailing whitespace: it starts at most
+# this far before the text's end once that whitespace is stripped.
+_NUMBER_BEFORE_REACH = max(map(len, _NUMBER_BEFORE_WORDS))
 _INTERVIEW_WITH = re.compile(
     r"\b(?:[Ii]n|[Dd]uring)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+(?P<outlet>(?:the\s+)?"
     r"[A-Z][^,;:]{0,60})"
@@ -241,6 +246,26 @@ def classify(source: str, known_outlets: list[str]) -> str:
     return "organization" if words[0][0].isupper() else "anonymous_sources"
 
 
+_CLAUSE_MARKS = ',;:“”"()—‘'
+
+
+def clause_start(text: str) -> int:
+    """Where the clause that ends the text starts: after its last punctuation mark
+    (_CLAUSE_MARKS) and after the last cut word (_CUT_WORDS) past it."""
+    start = max(text.rfind(c) for c in _CLAUSE_MARKS) + 1
+    # A cut word holds no punctuation: none that ends past the mark starts before it.
+    for w in _CUT_WORDS.finditer(text, start):
+        if w.end() > start:
+            start = w.end()
+    return start
+
+
+def number_before(text: str) -> bool:
+    """Whether the text ends in a number and whitespace (_NUMBER_BEFORE), from a search of
+    its tail."""
+    return search_end(_NUMBER_BEFORE, text, _NUMBER_BEFORE_REACH) is not None
+
+
 def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attribution]:
     """Attribution cues in one sentence, in order."""
     cues: list[Attribution] = []
@@ -298,7 +323,7 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         words = set(re.findall(r"[a-z]+", m.group("src").lower()))
         if words & lx.SOURCE_NOUNS and not any(s <= m.start("src") < e for s, e in covered):
             add(m.group("src"), m.start("src"), m.start())
-    for m in _VERB.finditer(sentence):
+    for m in _VERB.finditer(sentence) if holds_any(sentence, lx.SPEECH_VERBS) else ():
         if any(s <= m.start() < e for s, e in covered):
             continue
         before = sentence[: m.start()]
@@ -308,13 +333,9 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
             r"\s+up\b(?!\s+to\b)", sentence[m.end() :]
         ):
             continue  # "200 people showed up": they came, they reported nothing
-        if _NUMBER_BEFORE.search(before):
+        if number_before(before):
             continue  # "110 confirmed cases", "two reported deaths": an adjective of the count
-        cut = max(before.rfind(c) for c in ',;:“”"()—‘')
-        segment_start = cut + 1
-        for w in _CUT_WORDS.finditer(before):
-            if w.end() > segment_start:
-                segment_start = w.end()
+        segment_start = clause_start(before)
         src = before[segment_start:]
         if not src.strip() and before.rstrip().endswith(","):
             # "Rosalind Galloway, the Pentagon press secretary, told ...": the subject is

@@ -33,3 +33,10 @@ def holds_any(text: str, words: Iterable[str]) -> bool:
         if word in text:
             return True
     return False
+
+
+def search_end(pattern: re.Pattern[str], text: str, reach: int) -> re.Match[str] | None:
+    """pattern.search(text) for a pattern whose every match is at most `reach` characters
+    ending in non-whitespace, then whitespace to the end of the text (`\\s*$`): only the
+    tail is searched."""
+    return pattern.search(text, max(0, len(text.rstrip()) - reach))

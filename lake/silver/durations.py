@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 from lake.silver import lexicon as lx
+from lake.silver.cues import holds_any, holds_digit, may_hold
 from lake.silver.quantities import (
+    NUMBER_WORDS,
     WORD_NUMBER,
     Quantity,
     bounds,
@@ -70,7 +72,7 @@ _HEAD_AFTER = re.compile(r"^\s+(?P<np>(?:[a-z][\w’'-]*\s+){0,2}?(?P<head>[a-z]
 _MAX_AGE = 120
 # What a sentence must hold for each search to be worth running: most sentences state no
 # period and no age.
-_UNIT_CUE = re.compile(r"second|minute|hour|day|week|month|year|decade|centur")
+_UNIT_STEMS = ("second", "minute", "hour", "day", "week", "month", "year", "decade", "centur")
 _AGE_CUE = re.compile(r",\s+\d{1,3},(?!\d)|\(\d{1,3}\)")
 
 
@@ -127,8 +129,10 @@ def find_durations(sentence: str) -> list[Quantity]:
     """Every duration and age stated in the sentence; of overlapping ones, the longest."""
     found: list[Quantity] = []
     low = sentence.lower()
-    units = _UNIT_CUE.search(low) is not None
-    for m in _STATED.finditer(sentence) if units else ():
+    units = holds_any(low, _UNIT_STEMS)
+    # A stated period's number is digits or words.
+    stated = units and (holds_digit(sentence) or may_hold(sentence, low, NUMBER_WORDS))
+    for m in _STATED.finditer(sentence) if stated else ():
         span = range_low(sentence, m.start()) if not m.group("old") else None
         if span is None and m.start() > 0 and sentence[m.start() - 1] in "-–":
             continue

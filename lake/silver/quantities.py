@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_digit, may_hold
+from lake.silver.cues import holds_any, holds_digit, may_hold, search_end
 from lake.silver.dates import STREET_AFTER, is_year
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
@@ -59,6 +59,7 @@ _METRES_AFTER = re.compile(rf"\s+(?:{'|'.join(sorted(lx.DIMENSION_WORDS))})\b", 
 _VULGAR = re.compile(
     rf"(?<![\w.,:/#-])(?P<whole>\d{{1,3}})?(?P<frac>[{''.join(lx.VULGAR_FRACTIONS)}])"
 )
+_VULGAR_CHAR = re.compile(f"[{''.join(lx.VULGAR_FRACTIONS)}]")
 # The hundredths after an amount in whole units: "3 dollars 50 cents", "$15 and 50 cents",
 # "17 USD 25." (no subunit word: only at the end of the phrase).
 _SUBUNIT_GAP = re.compile(r"^\s*(?:and\s+)?$", re.IGNORECASE)
@@ -131,8 +132,14 @@ _VAGUE_WORDS = tuple(lx.VAGUE_AMOUNTS)
 _VAGUE_FACTOR_WORDS = tuple(lx.VAGUE_FACTORS)
 _SCALE_NAMES = ("thousand", "million", "billion", "trillion")
 # Each number in words holds one of these ("a hundred" its scale word).
-_NUMBER_WORDS = (*lx.UNITS, *lx.TENS, "hundred", "thousand", "million", "billion", "dozen")
+NUMBER_WORDS = (*lx.UNITS, *lx.TENS, "hundred", "thousand", "million", "billion", "dozen")
 _SHARE_WORDS = tuple({w.split()[-1] for w in lx.FRACTION_WORDS})
+# What every _SCALED_FRACTION match holds: the last word of its fraction, then its scale.
+_FRACTION_BEFORE_SCALE = re.compile(
+    rf"(?:{'|'.join(sorted(_SHARE_WORDS, key=lambda w: (-len(w), w)))})(?:\s+of)?[\s-]+(?:a\s+)?"
+    rf"(?:{'|'.join(_SCALE_NAMES)})\b",
+    re.IGNORECASE,
+)
 _PART = re.compile(rf"(?<![\w$.,-])(?P<part>\d{{1,3}}|{WORD_NUMBER})$", re.IGNORECASE)
 _WHOLE = re.compile(
     rf"(?P<whole>\d{{1,3}}(?:,\d{{3}})*|{WORD_NUMBER})\b(?![-.,]?\d)", re.IGNORECASE
@@ -337,7 +344,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
             found.append(
                 _mention(m.start(), m.end(), "ratio" if share else "count", round(value, 4))
             )
-    for m in _VULGAR.finditer(sentence) if any(c in sentence for c in lx.VULGAR_FRACTIONS) else ():
+    for m in _VULGAR.finditer(sentence) if _VULGAR_CHAR.search(sentence) else ():
         value = int(m.group("whole") or 0) + lx.VULGAR_FRACTIONS[m.group("frac")]
         found.append(_mention(m.start(), m.end(), "count", round(value, 4)))
     lowered = sentence.lower()
@@ -345,9 +352,10 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     if figures and ("-" in sentence or "–" in sentence):
         found.extend(_digit_ranges(sentence))
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
+    numbered = may_hold(sentence, lowered, NUMBER_WORDS)
     words = (
         ()
-        if not may_hold(sentence, lowered, _NUMBER_WORDS)
+        if not numbered
         else _WORD_NUMBER.finditer(lowered)
         if len(lowered) == len(sentence)
         else _WORD_NUMBER_ANY_CASE.finditer(sentence)
@@ -401,7 +409,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 float((high + 1) * scale - 1),
             )
         )
-    multiplied = any(w in lowered for w in _MULTIPLIER_CUES)
+    multiplied = holds_any(lowered, _MULTIPLIER_CUES)
     for m in _MULTIPLIER.finditer(sentence) if multiplied else ():
         word = (m.group("word") or m.group("verb")).lower()
         value = lx.MULTIPLIERS.get(word)
@@ -410,7 +418,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "ratio", value, unit="times"))
-    for m in _IN.finditer(sentence):
+    # The whole after "in" is a figure or a number in words.
+    for m in _IN.finditer(sentence) if figures or numbered else ():
         # The whole, anchored after "in", is tried first: it is cheaper and most often absent.
         whole_m = _WHOLE.match(sentence, m.end())
         if whole_m is None:
@@ -436,8 +445,12 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
     """ "half a million" -> 500,000 (count); "two-thirds of voters" -> 0.667 (ratio)."""
     found: list[Quantity] = []
     # Both patterns try every word of the sentence; most sentences lack the words they need.
-    # A scaled fraction holds a scale word and a fraction word ("and a half" its "half").
-    scaled = may_hold(sentence, lowered, _SCALE_NAMES) and may_hold(sentence, lowered, _SHARE_WORDS)
+    # A scaled fraction holds a fraction word before its scale ("and a half" its "half").
+    scaled = (
+        may_hold(sentence, lowered, _SCALE_NAMES)
+        and may_hold(sentence, lowered, _SHARE_WORDS)
+        and _FRACTION_BEFORE_SCALE.search(sentence)
+    )
     for m in _SCALED_FRACTION.finditer(sentence) if scaled else ():
         if m.group("frac"):
             whole = _number_text(m.group("whole")) if m.group("whole") else 0.0
@@ -606,7 +619,10 @@ def keep_longest(found: list[Quantity]) -> list[Quantity]:
     return kept
 
 
-_NUMBER_LABEL = re.compile(r"(?:\bno\.|\bnumber|#|\bpage|\bp\.|\bfigure|\btable)\s*$", re.I)
+_LABELS = ("no.", "number", "#", "page", "p.", "figure", "table")
+_NUMBER_LABEL = re.compile(
+    "(?:" + "|".join(("" if w == "#" else r"\b") + re.escape(w) for w in _LABELS) + r")\s*$", re.I
+)
 
 
 # Numbers that name or locate something rather than count it.
@@ -730,7 +746,8 @@ def find_quantities(sentence: str) -> list[Quantity]:
     result: list[Quantity] = []
     for q in _raw_mentions(sentence):
         before = _before(sentence, q.number_start)
-        if _NUMBER_LABEL.search(before) or _is_year(sentence, q) or _is_identifier(sentence, q):
+        labelled = search_end(_NUMBER_LABEL, before, max(map(len, _LABELS)))
+        if labelled or _is_year(sentence, q) or _is_identifier(sentence, q):
             continue
         if q.qualifier == "exact":
             qualifier, q.start = qualifier_before(sentence, q.number_start)

@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lake.silver import attribution, dates, measure, quantities, times
+from lake.silver import attribution, dates, durations, measure, quantities, times
 from lake.silver import lexicon as lx
 from lake.silver.extract import extract_claims
 
@@ -134,6 +134,7 @@ _WORDED = [
             st.sampled_from(_WORDED).map(str.upper),
             st.sampled_from(_WORDED).map(lambda w: w.translate(_FOLDS)),
             st.text(st.sampled_from(f"aefhilnorstuvwxAHIST -{_FOLDING}"), max_size=8),
+            st.sampled_from(quantities._SCALE_NAMES),
         ),
         max_size=12,
     ).map(" ".join)
@@ -152,6 +153,8 @@ def test_the_worded_amount_patterns_need_their_words(text):
             assert pattern.search(text) is None, (pattern.pattern[:40], text)
     if "of" not in lowered:
         assert quantities._SHARE.search(text) is None
+    if quantities._FRACTION_BEFORE_SCALE.search(text) is None:
+        assert quantities._SCALED_FRACTION.search(text) is None, text
 
 
 @settings(max_examples=400, deadline=None)
@@ -223,9 +226,9 @@ def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
 @given(
     st.lists(
         st.one_of(
-            st.sampled_from(quantities._NUMBER_WORDS),
-            st.sampled_from(quantities._NUMBER_WORDS).map(str.upper),
-            st.sampled_from(quantities._NUMBER_WORDS).map(lambda w: w.translate(_FOLDS)),
+            st.sampled_from(quantities.NUMBER_WORDS),
+            st.sampled_from(quantities.NUMBER_WORDS).map(str.upper),
+            st.sampled_from(quantities.NUMBER_WORDS).map(lambda w: w.translate(_FOLDS)),
             st.sampled_from(["a", "and", "-", "hundred", "thousand"]),
             st.text(st.sampled_from(f"adefhilnorstuvwxyzAEIOST -{_FOLDING}"), max_size=8),
         ),
@@ -235,9 +238,11 @@ def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
 def test_a_number_in_words_needs_a_number_word(text):
     """_raw_mentions looks for numbers in words only where `may_hold` finds a number word."""
     lowered = text.lower()
-    if not quantities.may_hold(text, lowered, quantities._NUMBER_WORDS):
+    if not quantities.may_hold(text, lowered, quantities.NUMBER_WORDS):
         assert quantities._WORD_NUMBER.search(lowered) is None, text
         assert quantities._WORD_NUMBER_ANY_CASE.search(text) is None, text
+        if not quantities.holds_digit(text):
+            assert quantities._WHOLE.search(text) is None, text  # the whole of "one in three"
 
 
 def _event_nouns_by_word(text: str) -> list[tuple[int, int, str]]:
@@ -329,3 +334,121 @@ def test_each_date_pattern_needs_its_cue(text):
     for kind, pattern in dates._PATTERNS:
         if not dates._CUES[dates._CUE_OF[kind]](text, text.lower()):
             assert pattern.search(text) is None, (kind, text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(lx.SPEECH_VERBS),
+            st.sampled_from(lx.SPEECH_VERBS).map(str.capitalize),
+            st.sampled_from(["also", "reportedly", "officials", ",", "—"]),
+            st.text(st.sampled_from("adeilnorstwyADST ,."), max_size=8),
+        ),
+        max_size=10,
+    ).map(" ".join)
+)
+def test_the_speech_verb_pattern_needs_a_verb_as_written(text):
+    """find_attributions tries _VERB only where one of the speech verbs is."""
+    if not any(verb in text for verb in lx.SPEECH_VERBS):
+        assert attribution._VERB.search(text) is None, text
+
+
+_NUMBERISH = [*attribution._NUMBER_BEFORE_WORDS, "7", "42", "and", "the", "confirmed"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_NUMBERISH),
+            st.sampled_from(_NUMBERISH).map(str.upper),
+            st.sampled_from(_NUMBERISH).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"aefinorstvx1 \t\n\u2003\u00a0,-{_FOLDING}"), max_size=6),
+        ),
+        max_size=12,
+    ).map("".join),
+)
+def test_a_number_before_is_found_from_the_tail(text):
+    """number_before searches only the last characters of the text."""
+    for end in range(len(text) + 1):
+        before = text[:end]
+        assert attribution.number_before(before) == bool(
+            attribution._NUMBER_BEFORE.search(before)
+        ), before
+
+
+_LABELLED = [*quantities._LABELS, "No.", "PAGE", "p", "no", "7", "the", "#1"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_LABELLED),
+            st.sampled_from(_LABELLED).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"abegilnoprtu.# \t\n\u2003{_FOLDING}"), max_size=6),
+        ),
+        max_size=10,
+    ).map("".join),
+)
+def test_a_number_label_is_found_from_the_tail(text):
+    """find_quantities searches for a label ("No.", "page") only in the last characters."""
+    reach = max(map(len, quantities._LABELS))
+    for end in range(len(text) + 1):
+        before = text[:end]
+        assert bool(quantities.search_end(quantities._NUMBER_LABEL, before, reach)) == bool(
+            quantities._NUMBER_LABEL.search(before)
+        ), before
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["that", "and", "but", "when", "so", "officials", "said"]),
+            st.sampled_from(list(attribution._CLAUSE_MARKS)),
+            st.text(st.sampled_from("abdehintsTA ,;(\n"), max_size=6),
+        ),
+        max_size=14,
+    ).map(" ".join)
+)
+def test_a_clause_starts_after_its_last_mark_and_cut_word(text):
+    """clause_start scans for cut words only after the last punctuation mark."""
+    start = max(text.rfind(c) for c in attribution._CLAUSE_MARKS) + 1
+    for w in attribution._CUT_WORDS.finditer(text):
+        if w.end() > start:
+            start = w.end()
+    assert attribution.clause_start(text) == start
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(st.sampled_from("ab’'-_1 ,.é\n"), max_size=60),
+    st.integers(min_value=1, max_value=9),
+    st.integers(min_value=1, max_value=12),
+)
+def test_the_last_words_are_found_from_the_tail(text, count, reach):
+    """_governing_action reads only the tail of the text before a number."""
+    assert [m.span() for m in measure.last_words(text, count, reach)] == [
+        m.span() for m in list(measure._VERB_WINDOW.finditer(text))[-count:]
+    ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([*quantities.NUMBER_WORDS, "a", "year", "days", "months", "old"]),
+            st.sampled_from(quantities.NUMBER_WORDS).map(lambda w: w.translate(_FOLDS)),
+            st.text(st.sampled_from(f"adehmnorstuwyY -{_FOLDING}"), max_size=8),
+        ),
+        max_size=10,
+    ).map(" ".join)
+)
+def test_a_stated_period_needs_a_digit_or_a_number_word(text):
+    """find_durations tries _STATED only where a digit or a number word is."""
+    if not quantities.holds_digit(text) and not quantities.may_hold(
+        text, text.lower(), quantities.NUMBER_WORDS
+    ):
+        assert durations._STATED.search(text) is None, text
