@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_any, search_end
+from lake.silver.cues import holds_any, initials, led, search_end
 
 _OUTLET_NAMES = sorted(lx.KNOWN_OUTLETS, key=len, reverse=True)
 
@@ -52,9 +52,13 @@ _ACCORDING_LEADING = re.compile(
     r"(?:^|(?<=[—–(“\"])|(?<=[—–(“\"]\s)|\bthat\s+)[Aa]ccording to\s+(?P<src>[^,;:()]+?)\s*,"
 )
 _CITING = re.compile(r"\bciting\s+(?P<src>[^,;:]+?)\s*(?:[.,;:!?]|$)")
-_VERB = re.compile(
-    r"\b(?:also\s+|reportedly\s+|previously\s+|later\s+|separately\s+|further\s+)?"
-    r"(?P<verb>" + "|".join(lx.SPEECH_VERBS) + r")\b"
+_VERB_ADVERBS = ("also", "reportedly", "previously", "later", "separately", "further")
+_VERB = led(
+    re.compile(
+        rf"\b(?:(?:{'|'.join(_VERB_ADVERBS)})\s+)?"
+        r"(?P<verb>" + "|".join(lx.SPEECH_VERBS) + r")\b"
+    ),
+    initials(_VERB_ADVERBS, lx.SPEECH_VERBS),
 )
 _INVERTED = re.compile(
     r"[,”\"]\s*(?:said|says|according to)\s+(?P<src>[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,4})"

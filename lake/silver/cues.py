@@ -40,3 +40,17 @@ def search_end(pattern: re.Pattern[str], text: str, reach: int) -> re.Match[str]
     ending in non-whitespace, then whitespace to the end of the text (`\\s*$`): only the
     tail is searched."""
     return pattern.search(text, max(0, len(text.rstrip()) - reach))
+
+
+def led(pattern: re.Pattern[str], first: str | None) -> re.Pattern[str]:
+    """The pattern behind a lookahead for `first`, the body of a character class that holds
+    every character its matches can start with: the engine then rejects other positions at
+    once instead of trying each branch at them. None: the pattern as it is."""
+    if first is None:
+        return pattern
+    return re.compile(f"(?=[{first}])(?:{pattern.pattern})", pattern.flags)
+
+
+def initials(*groups: Iterable[str]) -> str:
+    """The body of a character class of the first characters of the words, for `led`."""
+    return "".join(re.escape(c) for c in sorted({word[0] for words in groups for word in words}))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_any, holds_digit, may_hold
+from lake.silver.cues import holds_any, holds_digit, initials, led, may_hold
 
 _MONTH = (
     r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|"
@@ -155,6 +155,31 @@ _PATTERNS = [
     ),
     ("year", re.compile(r"(?<![\d$£€#.,/-])\b(?P<year>1[89]\d\d|20\d\d)\b(?![,.]?\d|-\d|%)")),
 ]
+
+# The characters each pattern's matches can start with, in the order of _PATTERNS (None: too
+# many to help). The test of the extraction shortcuts derives them from the patterns.
+_FIRST = [
+    "BbFfMTWSJAOND",
+    "MTWFSJAOND",
+    r"MTWFSt\d",
+    "12",
+    "EeMmLlBb",
+    "IiDdSsBbUuFfTt",
+    "AaTtLlNn",
+    "JFMASOND",
+    "EeMmLlTtNn",
+    "LlTtNnAa",
+    "OoLlTtNn",
+    "MTWFS",
+    "ytl",
+    r"\d" + initials(("a",), lx.UNITS, lx.TENS),
+    None,
+    None,
+    "fb",
+    "EeMmLl12",
+    "12",
+]
+_PATTERNS = [(kind, led(p, first)) for (kind, p), first in zip(_PATTERNS, _FIRST, strict=True)]
 
 # Words before a number that make it a year ("in 2012", "since 1993"); a copyright line's year
 # is not a date of the story.

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_any, holds_digit, may_hold, search_end
+from lake.silver.cues import holds_any, holds_digit, initials, led, may_hold, search_end
 from lake.silver.dates import STREET_AFTER, is_year
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
@@ -23,9 +23,11 @@ WORD_NUMBER = (
     rf"|{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?(?:\s+(?:thousand|million|billion))?"
     rf"|a\s+dozen|dozen)"
 )
+# What a number in words can start with.
+NUMBER_INITIALS = initials(("a", "one", "dozen"), lx.UNITS, lx.TENS)
 # Run on the lowercased sentence: a case-insensitive alternation is several times slower.
-_WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b")
-_WORD_NUMBER_ANY_CASE = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
+_WORD_NUMBER = led(re.compile(rf"\b{WORD_NUMBER}\b"), NUMBER_INITIALS)
+_WORD_NUMBER_ANY_CASE = led(re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE), NUMBER_INITIALS)
 _CODES = "|".join(lx.CURRENCY_CODES)
 # A currency code, with the scale letter financial reports put before it ("MUSD").
 _CODE = rf"(?-i:[{''.join(lx.CURRENCY_CODE_SCALES)}]?(?:{_CODES}))"
@@ -80,17 +82,21 @@ _ONE_UNITS = sorted(
     reverse=True,
 )
 _ONE_UNIT_AFTER = re.compile(rf"[\s-](?:{'|'.join(_ONE_UNITS)})\b", re.IGNORECASE)
-_ATTACHED_UNIT = re.compile(
-    r"(?<![\w.,:/#-])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
-    r"(?:-|(?=[a-z°]))(?P<unit>"
-    + "|".join(re.escape(u) for u in sorted(lx.ATTACHED_UNITS, key=len, reverse=True))
-    + r")(?![\w°])",
-    re.IGNORECASE,
+_ATTACHED_UNIT = led(
+    re.compile(
+        r"(?<![\w.,:/#-])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
+        r"(?:-|(?=[a-z°]))(?P<unit>"
+        + "|".join(re.escape(u) for u in sorted(lx.ATTACHED_UNITS, key=len, reverse=True))
+        + r")(?![\w°])",
+        re.IGNORECASE,
+    ),
+    r"\d",
 )
 # "10 1/2 miles", "a 1/4 mile oval", "3/4 of voters": halves to eighths, a proper fraction with
 # or without a whole number before it ("9/11" and "24/7" are not fractions).
-_FRACTION = re.compile(
-    r"(?<![\w.,:/#-])(?:(?P<whole>\d{1,3})\s)?(?P<n>[1-7])/(?P<d>[2-8])(?![\w/.-]|,\d)"
+_FRACTION = led(
+    re.compile(r"(?<![\w.,:/#-])(?:(?P<whole>\d{1,3})\s)?(?P<n>[1-7])/(?P<d>[2-8])(?![\w/.-]|,\d)"),
+    r"\d",
 )
 _FRACTION_WORD = "|".join(
     w.replace(" ", "[ -]") for w in sorted(lx.FRACTION_WORDS, key=len, reverse=True)
@@ -103,21 +109,28 @@ _SCALED_FRACTION = re.compile(
     re.IGNORECASE,
 )
 # "two-thirds of voters", "nearly half of the workers": a share of what follows.
-_SHARE = re.compile(
-    rf"\b(?P<frac>{_FRACTION_WORD})\s+of\s+(?!a\s+(?:thousand|million|billion))", re.I
+_SHARE = led(
+    re.compile(rf"\b(?P<frac>{_FRACTION_WORD})\s+of\s+(?!a\s+(?:thousand|million|billion))", re.I),
+    initials(lx.FRACTION_WORDS),
 )
 _WORD_BEFORE = re.compile(r"(\w+)\W*$")
-_VAGUE = re.compile(
-    r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
-    re.IGNORECASE,
+_VAGUE = led(
+    re.compile(
+        r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
+        re.IGNORECASE,
+    ),
+    initials(lx.VAGUE_AMOUNTS),
 )
-_VAGUE_SCALED = re.compile(
-    r"\b(?P<phrase>(?P<factor>"
-    + "|".join(lx.VAGUE_FACTORS)
-    + r")\s+(?P<scale>"
-    + "|".join(lx.VAGUE_SCALES)
-    + r"))\b(?!\s+of\b)",
-    re.IGNORECASE,
+_VAGUE_SCALED = led(
+    re.compile(
+        r"\b(?P<phrase>(?P<factor>"
+        + "|".join(lx.VAGUE_FACTORS)
+        + r")\s+(?P<scale>"
+        + "|".join(lx.VAGUE_SCALES)
+        + r"))\b(?!\s+of\b)",
+        re.IGNORECASE,
+    ),
+    initials(lx.VAGUE_FACTORS),
 )
 _MULTIPLIER = re.compile(
     r"\b(?P<word>double|doubled|tripled?|quadrupled?|twice|half|\w+fold)\b(?=\s+(?:the|as|its|their|"
@@ -164,12 +177,15 @@ _RATE_AFTER = re.compile(
 _RATE_BEFORE = re.compile(r"\b(?P<adv>daily|weekly|monthly|annual|yearly)\b[^,.;]{0,30}$", re.I)
 # A stated range written tight: "10-12 people", "$5-7 million", "10–12%".
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?"
-_DIGIT_RANGE = re.compile(
-    rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?(?P<a>{_NUM})%?[-–](?:US\$|\$|€|£|¥)?"
-    rf"(?P<b>{_NUM})(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|[-–/][A-Za-z\d])"
-    r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
-    r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
-    re.IGNORECASE,
+_DIGIT_RANGE = led(
+    re.compile(
+        rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?(?P<a>{_NUM})%?[-–](?:US\$|\$|€|£|¥)?"
+        rf"(?P<b>{_NUM})(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|[-–/][A-Za-z\d])"
+        r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
+        r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
+        re.IGNORECASE,
+    ),
+    r"\d$€£¥U",
 )
 # Two numbers joined by a dash are a tally, not a range, after or before these words ("voted
 # 5-4", "a 3-2 win").

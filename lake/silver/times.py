@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_digit, may_hold
+from lake.silver.cues import holds_digit, led, may_hold
 from lake.silver.quantities import Quantity, keep_longest, qualifier_before
 
 _ZONE_NAMES = "|".join(sorted(lx.TIME_ZONES, key=len, reverse=True))
@@ -28,16 +28,22 @@ _ZONE = (
     r"|\s+(?P<local>local\s+time)\b)"
 )
 # "9:30 p.m.", "9.23pm", "9 a.m."; the meridiem's final dot is part of the time.
-_TWELVE = re.compile(
-    r"(?<![\w.,:$£€])(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<m>[0-5]\d))?\s?(?P<ap>[ap])\.?\s?m\b\.?"
-    rf"(?:{_ZONE})?",
-    re.IGNORECASE,
+_TWELVE = led(
+    re.compile(
+        r"(?<![\w.,:$£€])(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<m>[0-5]\d))?\s?(?P<ap>[ap])\.?\s?m\b\.?"
+        rf"(?:{_ZONE})?",
+        re.IGNORECASE,
+    ),
+    r"\d",
 )
 # "21:45" and "0130": a 24-hour clock only with a zone, "local time" or "hours" after it, or
 # "at / by / until..." right before a colon form; a bare "3:15" may be a ratio or a score.
-_TWENTY_FOUR = re.compile(
-    r"(?<![\w.,:$£€])(?P<h>[01]\d|2[0-3]|\d)(?P<colon>:)?(?P<m>[0-5]\d)(?![\d:])"
-    rf"(?:{_ZONE}|(?P<hours>\s+(?:hours|hrs)\b))?"
+_TWENTY_FOUR = led(
+    re.compile(
+        r"(?<![\w.,:$£€])(?P<h>[01]\d|2[0-3]|\d)(?P<colon>:)?(?P<m>[0-5]\d)(?![\d:])"
+        rf"(?:{_ZONE}|(?P<hours>\s+(?:hours|hrs)\b))?"
+    ),
+    r"\d",
 )
 _CLOCK_CUE = re.compile(
     r"\b(?:at|by|until|till|from|before|after|around|about|since|to)\s+$", re.IGNORECASE

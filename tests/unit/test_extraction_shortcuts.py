@@ -452,3 +452,72 @@ def test_a_stated_period_needs_a_digit_or_a_number_word(text):
         text, text.lower(), quantities.NUMBER_WORDS
     ):
         assert durations._STATED.search(text) is None, text
+
+
+def _first_items(items, flags) -> tuple[list, bool]:
+    """What the parsed pattern `items` can consume first, as (op, value) pairs, and whether it
+    can match empty. Zero-width items (\\b, lookarounds) consume nothing."""
+    from re import _constants as c
+
+    firsts: list = []
+    for op, av in items:
+        if op in (c.AT, c.ASSERT, c.ASSERT_NOT):
+            continue
+        if op is c.LITERAL:
+            return [*firsts, (op, av)], False
+        if op is c.IN:
+            return [*firsts, *av], False
+        if op is c.SUBPATTERN:
+            assert not av[1] and not av[2], "inline flags"
+            inner, empty = _first_items(av[3], flags)
+        elif op is c.BRANCH:
+            inner, empty = [], False
+            for alternative in av[1]:
+                more, can_be_empty = _first_items(alternative, flags)
+                inner += more
+                empty = empty or can_be_empty
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            inner, empty = _first_items(av[2], flags)
+            empty = empty or av[0] == 0
+        else:
+            raise AssertionError(f"not handled: {op}")
+        firsts += inner
+        if not empty:
+            return firsts, False
+    return firsts, True
+
+
+def _led_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    found = [(f"dates {kind}", pattern) for kind, pattern in dates._PATTERNS]
+    for module in (attribution, dates, durations, measure, quantities, times):
+        found += [
+            (f"{module.__name__}.{name}", value)
+            for name, value in vars(module).items()
+            if isinstance(value, re.Pattern)
+        ]
+    return [(name, p) for name, p in found if p.pattern.startswith("(?=[")]
+
+
+def test_a_patterns_lead_holds_every_character_its_matches_can_start_with():
+    """A pattern behind `led`'s lookahead matches as it does alone: every character the
+    pattern can consume first is in the lookahead's class."""
+    from re import _constants as c
+    from re import _parser
+
+    led = _led_patterns()
+    assert len(led) >= 25
+    for name, pattern in led:
+        first, plain = pattern.pattern.removeprefix("(?=[").split("])(?:", 1)
+        assert pattern.pattern == f"(?=[{first}])(?:{plain[:-1]})", name
+        lead = re.compile(f"[{first}]", pattern.flags)
+        items, empty = _first_items(_parser.parse(plain[:-1], pattern.flags), pattern.flags)
+        assert not empty, name
+        for op, av in items:
+            if op is c.LITERAL:
+                assert lead.match(chr(av)), (name, chr(av))
+            elif op is c.RANGE:
+                assert all(lead.match(chr(x)) for x in range(av[0], av[1] + 1)), (name, av)
+            elif op is c.CATEGORY:
+                assert av is c.CATEGORY_DIGIT and r"\d" in first, (name, av)
+            else:
+                raise AssertionError((name, op))
