@@ -3,12 +3,15 @@ hold none of it, and a substring test is far cheaper than a pattern's scan."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
 _DIGIT = re.compile(r"\d")
 
 
+# Each finder asks it of the same sentence.
+@functools.lru_cache(maxsize=64)
 def holds_digit(text: str) -> bool:
     """Whether the text holds a digit (`\\d`): the patterns of figures and clock times need one."""
     return _DIGIT.search(text) is not None
@@ -23,6 +26,11 @@ def may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
     for word in words:  # a plain loop: any() over a generator costs more than the tests
         if word in lowered:
             return True
+    return not sentence.isascii() and _folds(sentence)
+
+
+@functools.lru_cache(maxsize=64)
+def _folds(sentence: str) -> bool:
     return _FOLDS_TO_ASCII.search(sentence) is not None
 
 

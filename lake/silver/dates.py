@@ -322,22 +322,27 @@ _YEARISH = re.compile(r"(?:1[89]|20)\d\d")
 _Q_NUMBER = re.compile(r"q[1-4]")
 _WEEKDAY_NAMES = tuple(day.capitalize() for day in lx.WEEKDAYS)  # the patterns' case
 _RELDAY_WORDS = (*_RELDAYS, *_THIS_PARTS, *_LAST_PARTS)
+
+
 # What a sentence must hold for a kind of pattern to be worth running; the kinds that share a
 # cue share its one test per sentence (seven patterns need a month name). A sentence that
 # holds none names no date.
-_CUES = {
-    "month": lambda s, low: _MONTHISH.search(s),
-    # A day of the month is a number.
-    "monthday": lambda s, low: holds_digit(s) and _MONTHISH.search(s),
-    "year": lambda s, low: _YEARISH.search(s),
-    "period": lambda s, low: "week" in low or "month" in low or "year" in low,
-    "weekend": lambda s, low: "weekend" in low,
-    "weekday": lambda s, low: holds_any(s, _WEEKDAY_NAMES),
-    "relday": lambda s, low: may_hold(s, low, _RELDAY_WORDS),
-    "ago": lambda s, low: "ago" in low,
-    "season": lambda s, low: holds_any(low, ("spring", "summer", "fall", "autumn", "winter")),
-    "quarter": lambda s, low: "quarter" in low or _Q_NUMBER.search(low),
-}
+def _cues(s: str, low: str) -> dict[str, bool]:
+    month = _MONTHISH.search(s) is not None
+    return {
+        "month": month,
+        "monthday": month and holds_digit(s),  # a day of the month is a number
+        "year": _YEARISH.search(s) is not None,
+        "period": "week" in low or "month" in low or "year" in low,
+        "weekend": "weekend" in low,
+        "weekday": holds_any(s, _WEEKDAY_NAMES),
+        "relday": may_hold(s, low, _RELDAY_WORDS),
+        "ago": "ago" in low,
+        "season": holds_any(low, ("spring", "summer", "fall", "autumn", "winter")),
+        "quarter": "quarter" in low or _Q_NUMBER.search(low) is not None,
+    }
+
+
 _CUE_OF = {
     "dayrange": "monthday",
     "day": "monthday",
@@ -359,7 +364,7 @@ _CUE_OF = {
 
 def find_dates(sentence: str, published: datetime | None = None) -> list[DateMention]:
     low = sentence.lower()
-    cued = {cue: test(sentence, low) for cue, test in _CUES.items()}
+    cued = _cues(sentence, low)
     if not any(cued.values()):
         return []  # most sentences name no date
     found: list[DateMention] = []
