@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_any, initials, led, search_end
+from lake.silver.cues import holds_any, initials, led, may_fold, search_end
 
 _OUTLET_NAMES = sorted(lx.KNOWN_OUTLETS, key=len, reverse=True)
 
@@ -35,13 +35,62 @@ def trie_pattern(words: list[str]) -> str:
 # boundary and the lookahead say so first, which lets the engine pass over other positions
 # quickly. Known names start with a letter (tests/unit/test_extraction_shortcuts.py). Names and
 # suffixes are tries: most of the scan's time was spent trying them one by one at each word.
+_LONG_NAMES = [n for n in _OUTLET_NAMES if len(n) > 3]
+_SUFFIXES = [s.capitalize() for s in lx.OUTLET_SUFFIXES]
 _OUTLET = re.compile(
     r"\b(?=(?i:[a-z]))(?i:(?:the\s+)?)(?P<name>(?i:"
-    + trie_pattern([n for n in _OUTLET_NAMES if len(n) > 3])
+    + trie_pattern(_LONG_NAMES)
     + r")|(?:[A-Z][\w&.’'-]*\s+){0,3}"
-    + trie_pattern([s.capitalize() for s in lx.OUTLET_SUFFIXES])
+    + trie_pattern(_SUFFIXES)
     + r")\b",
 )
+# What each _OUTLET match ends with: a long name (any case; found in the lowercased text) or
+# a suffix as written (a scan that skips positions not starting one at once).
+_SUFFIX_AT = re.compile(trie_pattern(_SUFFIXES))
+_NAME_REACH = max(map(len, _LONG_NAMES + _SUFFIXES))
+# Before its name or suffix a match holds at most "the" and three capitalised words.
+_WORDS_BEFORE = 4
+
+
+def _words_back(text: str, at: int, count: int) -> int:
+    """Where the `count`-th whitespace-separated word before `at` starts (0 if fewer)."""
+    for _ in range(count):
+        while at > 0 and text[at - 1].isspace():
+            at -= 1
+        while at > 0 and not text[at - 1].isspace():
+            at -= 1
+    return at
+
+
+def outlet_matches(text: str) -> list[re.Match[str]]:
+    """_OUTLET.finditer(text), scanning only around the names and suffixes in it: from four
+    words before each to the longest name after it. A match ends with a name or suffix that
+    is found here, or that overlaps one found (and so ends within the reach of it), so no
+    match starts or ends outside these regions."""
+    lowered = text.lower()
+    if len(lowered) != len(text) or may_fold(text):
+        return list(_OUTLET.finditer(text))
+    found = [m.span() for m in _SUFFIX_AT.finditer(text)]
+    for name in _LONG_NAMES:  # every place of each: a substring search is cheaper than a scan
+        at = lowered.find(name)
+        while at >= 0:
+            found.append((at, at + len(name)))
+            at = lowered.find(name, at + 1)
+    regions: list[list[int]] = []
+    for start, end in sorted(found):
+        first, last = _words_back(text, start, _WORDS_BEFORE), end + _NAME_REACH
+        if regions and first <= regions[-1][1]:
+            regions[-1][1] = max(regions[-1][1], last)
+        else:
+            regions.append([first, last])
+    # The scan of a region reads one character past it: \b after a name at its end.
+    return [
+        m
+        for first, last in regions
+        for m in _OUTLET.finditer(text, first, min(len(text), last + 1))
+    ]
+
+
 _KNOWN_OUTLET = re.compile(
     r"\b(?:" + "|".join(re.escape(n) for n in _OUTLET_NAMES) + r")\b", re.IGNORECASE
 )
@@ -115,7 +164,7 @@ def outlet_positions(text: str) -> list[tuple[int, str]]:
     """(offset, name) of every outlet name in a text, in order."""
     return [
         (m.start("name"), m.group("name").strip())
-        for m in _OUTLET.finditer(text)
+        for m in outlet_matches(text)
         if m.group("name")[0].isupper()
     ]
 

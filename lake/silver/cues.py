@@ -17,8 +17,9 @@ def holds_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
 
-# Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them.
-_FOLDS_TO_ASCII = re.compile("[ſıİK]")
+# Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them (it
+# turns the Kelvin sign into "k").
+_FOLDS_TO_ASCII = re.compile("[ſıİ]")
 
 
 def may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
@@ -26,7 +27,13 @@ def may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
     for word in words:  # a plain loop: any() over a generator costs more than the tests
         if word in lowered:
             return True
-    return not sentence.isascii() and _folds(sentence)
+    return may_fold(sentence)
+
+
+def may_fold(text: str) -> bool:
+    """Whether the text holds a letter that re.IGNORECASE matches to an ASCII one that
+    str.lower() does not turn into it."""
+    return not text.isascii() and _folds(text)
 
 
 @functools.lru_cache(maxsize=64)

@@ -14,8 +14,8 @@ from lake.silver import lexicon as lx
 from lake.silver.extract import extract_claims
 
 # Letters that fold to ASCII ones under re.IGNORECASE ("ſ" is "s", the Kelvin sign is "k").
-_FOLDING = "ſKİı"
-_FOLDS = str.maketrans({"s": "ſ", "k": "K", "i": "ı"})
+_FOLDING = "ſ\u212aİı"
+_FOLDS = str.maketrans({"s": "ſ", "k": "\u212a", "i": "ı"})
 _WORDS = [
     *sorted(lx.KNOWN_OUTLETS),
     *(name[0].translate(_FOLDS) + name[1:] for name in sorted(lx.KNOWN_OUTLETS)),
@@ -522,3 +522,24 @@ def test_a_patterns_lead_holds_every_character_its_matches_can_start_with():
                 assert av is c.CATEGORY_DIGIT and r"\d" in first, (name, av)
             else:
                 raise AssertionError((name, op))
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                st.sampled_from(_WORDS),
+                st.sampled_from(["New", "York", "Wall", "Street", "The", "the", "Newsweek"]),
+                st.text(st.sampled_from(f"abesNTw&.’'-{_FOLDING}"), min_size=1, max_size=6),
+            ),
+            st.sampled_from([" ", "  ", "\n", " \n", "\n\n", "", ", ", "\t"]),
+        ),
+        max_size=25,
+    ).map(lambda pairs: "".join(word + gap for word, gap in pairs))
+)
+def test_outlet_matches_are_the_outlet_patterns_matches(text):
+    """outlet_positions scans only around the names and suffixes a text holds."""
+    assert [(m.span(), m.group("name")) for m in attribution.outlet_matches(text)] == [
+        (m.span(), m.group("name")) for m in attribution._OUTLET.finditer(text)
+    ]
