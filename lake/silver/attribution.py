@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_any, initials, led, may_fold, search_end
+from lake.silver.cues import fewest, holds_any, initials, led, may_fold, search_end
 
 _OUTLET_NAMES = sorted(lx.KNOWN_OUTLETS, key=len, reverse=True)
 
@@ -101,6 +101,7 @@ _ACCORDING_LEADING = re.compile(
     r"(?:^|(?<=[—–(“\"])|(?<=[—–(“\"]\s)|\bthat\s+)[Aa]ccording to\s+(?P<src>[^,;:()]+?)\s*,"
 )
 _CITING = re.compile(r"\bciting\s+(?P<src>[^,;:]+?)\s*(?:[.,;:!?]|$)")
+_SPEECH_CUES = fewest(lx.SPEECH_VERBS)
 _VERB_ADVERBS = ("also", "reportedly", "previously", "later", "separately", "further")
 _VERB = led(
     re.compile(
@@ -376,7 +377,7 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         words = set(re.findall(r"[a-z]+", m.group("src").lower()))
         if words & lx.SOURCE_NOUNS and not any(s <= m.start("src") < e for s, e in covered):
             add(m.group("src"), m.start("src"), m.start())
-    for m in _VERB.finditer(sentence) if holds_any(sentence, lx.SPEECH_VERBS) else ():
+    for m in _VERB.finditer(sentence) if holds_any(sentence, _SPEECH_CUES) else ():
         if any(s <= m.start() < e for s, e in covered):
             continue
         before = sentence[: m.start()]

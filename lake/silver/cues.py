@@ -69,3 +69,10 @@ def led(pattern: re.Pattern[str], first: str | None) -> re.Pattern[str]:
 def initials(*groups: Iterable[str]) -> str:
     """The body of a character class of the first characters of the words, for `led`."""
     return "".join(re.escape(c) for c in sorted({word[0] for words in groups for word in words}))
+
+
+def fewest(words: Iterable[str]) -> tuple[str, ...]:
+    """The words less each that holds another: a text holds one of these exactly when it
+    holds one of the words, and may_hold / holds_any test fewer."""
+    words = list(dict.fromkeys(words))
+    return tuple(w for w in words if not any(v != w and v in w for v in words))

@@ -14,8 +14,8 @@ import re
 from lake.silver import lexicon as lx
 from lake.silver.cues import holds_any, holds_digit, initials, led, may_hold
 from lake.silver.quantities import (
+    NUMBER_CUES,
     NUMBER_INITIALS,
-    NUMBER_WORDS,
     WORD_NUMBER,
     Quantity,
     bounds,
@@ -144,7 +144,7 @@ def find_durations(sentence: str) -> list[Quantity]:
     low = sentence.lower()
     units = holds_any(low, _UNIT_STEMS)
     # A stated period's number is digits or words.
-    stated = units and (holds_digit(sentence) or may_hold(sentence, low, NUMBER_WORDS))
+    stated = units and (holds_digit(sentence) or may_hold(sentence, low, NUMBER_CUES))
     for m in _STATED.finditer(sentence) if stated else ():
         span = range_low(sentence, m.start()) if not m.group("old") else None
         if span is None and m.start() > 0 and sentence[m.start() - 1] in "-–":

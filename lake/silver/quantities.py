@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_any, holds_digit, initials, led, may_hold, search_end
+from lake.silver.cues import fewest, holds_any, holds_digit, initials, led, may_hold, search_end
 from lake.silver.dates import STREET_AFTER, is_year
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
@@ -142,11 +142,14 @@ _MULTIPLIER = re.compile(
 _IN = re.compile(r"[\s-][Ii][Nn][\s-]")
 
 _VAGUE_WORDS = tuple(lx.VAGUE_AMOUNTS)
+_VAGUE_CUES = fewest(_VAGUE_WORDS)
 _VAGUE_FACTOR_WORDS = tuple(lx.VAGUE_FACTORS)
 _SCALE_NAMES = ("thousand", "million", "billion", "trillion")
 # Each number in words holds one of these ("a hundred" its scale word).
 NUMBER_WORDS = (*lx.UNITS, *lx.TENS, "hundred", "thousand", "million", "billion", "dozen")
+NUMBER_CUES = fewest(NUMBER_WORDS)
 _SHARE_WORDS = tuple({w.split()[-1] for w in lx.FRACTION_WORDS})
+_SHARE_CUES = fewest(sorted(_SHARE_WORDS))
 # What every _SCALED_FRACTION match holds: the last word of its fraction, then its scale.
 _FRACTION_BEFORE_SCALE = re.compile(
     rf"(?:{'|'.join(sorted(_SHARE_WORDS, key=lambda w: (-len(w), w)))})(?:\s+of)?[\s-]+(?:a\s+)?"
@@ -368,7 +371,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
     if figures and ("-" in sentence or "–" in sentence):
         found.extend(_digit_ranges(sentence))
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
-    numbered = may_hold(sentence, lowered, NUMBER_WORDS)
+    numbered = may_hold(sentence, lowered, NUMBER_CUES)
     words = (
         ()
         if not numbered
@@ -387,7 +390,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "count", value))
-    for m in _VAGUE.finditer(sentence) if may_hold(sentence, lowered, _VAGUE_WORDS) else ():
+    for m in _VAGUE.finditer(sentence) if may_hold(sentence, lowered, _VAGUE_CUES) else ():
         phrase = m.group("phrase").lower()
         low, high = lx.VAGUE_AMOUNTS[phrase]
         end = m.start() + len(m.group("phrase"))
@@ -464,7 +467,7 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
     # A scaled fraction holds a fraction word before its scale ("and a half" its "half").
     scaled = (
         may_hold(sentence, lowered, _SCALE_NAMES)
-        and may_hold(sentence, lowered, _SHARE_WORDS)
+        and may_hold(sentence, lowered, _SHARE_CUES)
         and _FRACTION_BEFORE_SCALE.search(sentence)
     )
     for m in _SCALED_FRACTION.finditer(sentence) if scaled else ():
@@ -477,7 +480,7 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
             continue
         value = (whole + fraction) * lx.SCALES[scale.lower()]
         found.append(_mention(m.start(), m.end(), "count", value))
-    share = "of" in lowered and may_hold(sentence, lowered, _SHARE_WORDS)
+    share = "of" in lowered and may_hold(sentence, lowered, _SHARE_CUES)
     for m in _SHARE.finditer(sentence) if share else ():
         before = _WORD_BEFORE.search(sentence, 0, m.start())
         if before and before.group(1).lower() in lx.NOT_A_SHARE_BEFORE:

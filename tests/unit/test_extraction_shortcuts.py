@@ -143,11 +143,11 @@ def test_the_worded_amount_patterns_need_their_words(text):
     """_raw_mentions tries each worded pattern only where `may_hold` finds a word it needs."""
     lowered = text.lower()
     for pattern, words in (
-        (quantities._VAGUE, quantities._VAGUE_WORDS),
+        (quantities._VAGUE, quantities._VAGUE_CUES),
         (quantities._VAGUE_SCALED, quantities._VAGUE_FACTOR_WORDS),
         (quantities._SCALED_FRACTION, quantities._SCALE_NAMES),
-        (quantities._SCALED_FRACTION, quantities._SHARE_WORDS),
-        (quantities._SHARE, quantities._SHARE_WORDS),
+        (quantities._SCALED_FRACTION, quantities._SHARE_CUES),
+        (quantities._SHARE, quantities._SHARE_CUES),
     ):
         if not quantities.may_hold(text, lowered, words):
             assert pattern.search(text) is None, (pattern.pattern[:40], text)
@@ -238,7 +238,7 @@ def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
 def test_a_number_in_words_needs_a_number_word(text):
     """_raw_mentions looks for numbers in words only where `may_hold` finds a number word."""
     lowered = text.lower()
-    if not quantities.may_hold(text, lowered, quantities.NUMBER_WORDS):
+    if not quantities.may_hold(text, lowered, quantities.NUMBER_CUES):
         assert quantities._WORD_NUMBER.search(lowered) is None, text
         assert quantities._WORD_NUMBER_ANY_CASE.search(text) is None, text
         if not quantities.holds_digit(text):
@@ -351,7 +351,7 @@ def test_each_date_pattern_needs_its_cue(text):
 )
 def test_the_speech_verb_pattern_needs_a_verb_as_written(text):
     """find_attributions tries _VERB only where one of the speech verbs is."""
-    if not any(verb in text for verb in lx.SPEECH_VERBS):
+    if not any(verb in text for verb in attribution._SPEECH_CUES):
         assert attribution._VERB.search(text) is None, text
 
 
@@ -450,7 +450,7 @@ def test_the_last_words_are_found_from_the_tail(text, count, reach):
 def test_a_stated_period_needs_a_digit_or_a_number_word(text):
     """find_durations tries _STATED only where a digit or a number word is."""
     if not quantities.holds_digit(text) and not quantities.may_hold(
-        text, text.lower(), quantities.NUMBER_WORDS
+        text, text.lower(), quantities.NUMBER_CUES
     ):
         assert durations._STATED.search(text) is None, text
 
@@ -543,3 +543,15 @@ def test_outlet_matches_are_the_outlet_patterns_matches(text):
     assert [(m.span(), m.group("name")) for m in attribution.outlet_matches(text)] == [
         (m.span(), m.group("name")) for m in attribution._OUTLET.finditer(text)
     ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.text(st.sampled_from("abn"), min_size=1, max_size=4), min_size=1, max_size=8),
+    st.text(st.sampled_from("abn "), max_size=20),
+)
+def test_the_fewest_words_are_held_where_the_words_are(words, text):
+    """The gates test fewest(words): a text holds one of them exactly when it holds a word."""
+    from lake.silver.cues import fewest, holds_any
+
+    assert holds_any(text, fewest(words)) == holds_any(text, words)
