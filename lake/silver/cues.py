@@ -10,11 +10,18 @@ from collections.abc import Iterable
 _DIGIT = re.compile(r"\d")
 
 
-# Each finder asks it of the same sentence.
-@functools.lru_cache(maxsize=64)
 def holds_digit(text: str) -> bool:
     """Whether the text holds a digit (`\\d`): the patterns of figures and clock times need one."""
-    return _DIGIT.search(text) is not None
+    return first_digit(text) >= 0
+
+
+# Each finder asks it of the same sentence.
+@functools.lru_cache(maxsize=64)
+def first_digit(text: str) -> int:
+    """Where the text's first digit (`\\d`) is, or -1: a figure's match starts at most its
+    sign and currency before it, and the figure patterns are scanned from there."""
+    m = _DIGIT.search(text)
+    return -1 if m is None else m.start()
 
 
 # Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them (it

@@ -10,7 +10,15 @@ import re
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import fewest, holds_any, holds_digit, initials, led, may_hold, search_end
+from lake.silver.cues import (
+    fewest,
+    first_digit,
+    holds_any,
+    initials,
+    led,
+    may_hold,
+    search_end,
+)
 from lake.silver.dates import STREET_AFTER, is_year
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
@@ -48,6 +56,11 @@ _DIGITS = re.compile(
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
     re.IGNORECASE,
 )
+# The most a _DIGITS match holds before its first digit: "minus" and two spaces, then a
+# currency ("US$", or a code with its scale letter: "MUSD") and a space; _DIGIT_RANGE's
+# currency is a symbol.
+_CURRENCY = len("US$") + 1
+_SIGN_AND_CURRENCY = len("minus") + 2 + 1 + max(map(len, lx.CURRENCY_CODES)) + 1
 # A minus sign is read only where a negative value is usual: temperatures and percents
 # ("-5 degrees", "minus 20°C", "-0.4%"); elsewhere "-" is a dash.
 _DEGREES_AFTER = re.compile(r"\s?(?:°|degrees?\b)", re.IGNORECASE)
@@ -304,9 +317,11 @@ def _mention(start: int, end: int, kind: str, value: float, **extra) -> Quantity
 
 def _raw_mentions(sentence: str) -> list[Quantity]:
     found: list[Quantity] = []
-    # Most sentences hold no digit: the figure patterns, which all need one, are not tried.
-    figures = holds_digit(sentence)
-    for m in _DIGITS.finditer(sentence) if figures else ():
+    # Most sentences hold no digit: the figure patterns, which all need one, are not tried;
+    # the others are scanned from the first digit, less what a match may hold before it.
+    digit = first_digit(sentence)
+    figures = digit >= 0
+    for m in _DIGITS.finditer(sentence, max(0, digit - _SIGN_AND_CURRENCY)) if figures else ():
         # "10, 000": a thousands group split by a space ("000" alone is never a figure).
         number = float(re.sub(r"[,\s]", "", m.group("num")))
         signed = bool(m.group("sign"))
@@ -349,7 +364,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 currency=lx.CURRENCY_SYMBOLS.get(currency or ""),
             )
         )
-    for m in _ATTACHED_UNIT.finditer(sentence) if figures else ():
+    for m in _ATTACHED_UNIT.finditer(sentence, max(0, digit)) if figures else ():
         # "a 3-inch pipe", "75ml": the unit is stated, whatever noun follows.
         unit = lx.ATTACHED_UNITS[m.group("unit").lower()]
         found.append(
@@ -540,7 +555,7 @@ def _digit_ranges(sentence: str) -> list[Quantity]:
     """Ranges written tight ("10-12 people", "$5-7 million"); a tally ("voted 420-0", "a
     242-190 majority") is two counts; not year spans ("2019-20") or phone numbers."""
     found = []
-    for m in _DIGIT_RANGE.finditer(sentence):
+    for m in _DIGIT_RANGE.finditer(sentence, max(0, first_digit(sentence) - _CURRENCY)):
         a_text, b_text = m.group("a"), m.group("b")
         if "," not in a_text + b_text and len(a_text) == 3 and len(b_text) == 4:
             continue  # a phone number

@@ -16,7 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_digit, led, may_hold
+from lake.silver.cues import first_digit, led, may_hold
 from lake.silver.quantities import Quantity, keep_longest, qualifier_before
 
 _ZONE_NAMES = "|".join(sorted(lx.TIME_ZONES, key=len, reverse=True))
@@ -65,11 +65,12 @@ def find_times(sentence: str, reference: datetime | None = None) -> list[Quantit
     the article's publication time, which tells an "ET" time's daylight offset."""
     found: list[Quantity] = []
     day = reference.date() if reference is not None else None
-    figures = holds_digit(sentence)  # both clock patterns need a digit
-    for m in _TWELVE.finditer(sentence) if figures else ():
+    digit = first_digit(sentence)  # both clock patterns start with a digit
+    figures = digit >= 0
+    for m in _TWELVE.finditer(sentence, max(0, digit)) if figures else ():
         hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         found.append(_time(sentence, m, hour, int(m.group("m") or 0), day))
-    for m in _TWENTY_FOUR.finditer(sentence) if figures else ():
+    for m in _TWENTY_FOUR.finditer(sentence, max(0, digit)) if figures else ():
         zoned = m.group("zone") or m.group("zone_word") or m.group("local") or m.group("hours")
         cue = m.group("colon") and _CLOCK_CUE.search(sentence[max(0, m.start() - 12) : m.start()])
         if len(m.group("h")) == 1 and not m.group("colon"):

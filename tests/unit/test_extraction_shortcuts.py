@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lake.silver import attribution, dates, durations, measure, quantities, times
+from lake.silver import attribution, cues, dates, durations, measure, quantities, times
 from lake.silver import lexicon as lx
 from lake.silver.extract import extract_claims
 
@@ -83,7 +83,7 @@ def test_a_trie_pattern_matches_as_its_words_longest_first():
 @given(_texts(st.characters(blacklist_categories=("Nd", "Cs"))))
 def test_the_figure_and_clock_patterns_need_a_digit(text):
     """_raw_mentions and find_times try these only on sentences holding a digit (`\\d`)."""
-    assert not quantities.holds_digit(text)
+    assert not cues.holds_digit(text)
     for pattern in (
         quantities._DIGITS,
         quantities._ATTACHED_UNIT,
@@ -241,7 +241,7 @@ def test_a_number_in_words_needs_a_number_word(text):
     if not quantities.may_hold(text, lowered, quantities.NUMBER_CUES):
         assert quantities._WORD_NUMBER.search(lowered) is None, text
         assert quantities._WORD_NUMBER_ANY_CASE.search(text) is None, text
-        if not quantities.holds_digit(text):
+        if not cues.holds_digit(text):
             assert quantities._WHOLE.search(text) is None, text  # the whole of "one in three"
 
 
@@ -449,7 +449,7 @@ def test_the_last_words_are_found_from_the_tail(text, count, reach):
 )
 def test_a_stated_period_needs_a_digit_or_a_number_word(text):
     """find_durations tries _STATED only where a digit or a number word is."""
-    if not quantities.holds_digit(text) and not quantities.may_hold(
+    if not cues.holds_digit(text) and not quantities.may_hold(
         text, text.lower(), quantities.NUMBER_CUES
     ):
         assert durations._STATED.search(text) is None, text
@@ -555,3 +555,39 @@ def test_the_fewest_words_are_held_where_the_words_are(words, text):
     from lake.silver.cues import fewest, holds_any
 
     assert holds_any(text, fewest(words)) == holds_any(text, words)
+
+
+_FIGURED = ["minus", "-", "−", "US$", "$", "€", "MUSD", "KEUR", "USD", "5", "12", "3.5", "9:30"]
+# The longest a match can hold before its first digit, and less.
+_FIGURED += ["minus  MUSD 5", "minus KEUR 12", "− MUSD5", "US$ 5-7", "US$5–7", "€ 10-12"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(
+                st.sampled_from(_FIGURED),
+                st.text(st.sampled_from("0123456789,.-–/:$%amp MUSDkg°"), min_size=1, max_size=5),
+            ),
+            st.sampled_from(["", " ", "  ", "\t"]),
+        ),
+        max_size=12,
+    ).map(lambda pairs: "".join(word + gap for word, gap in pairs))
+)
+def test_the_figure_patterns_match_nothing_before_their_reach_of_the_first_digit(text):
+    """_raw_mentions and find_times scan the figure and clock patterns from the first digit,
+    less the sign and currency a match may hold before it."""
+    digit = cues.first_digit(text)
+    if digit < 0:
+        return
+    for pattern, reach in (
+        (quantities._DIGITS, quantities._SIGN_AND_CURRENCY),
+        (quantities._DIGIT_RANGE, quantities._CURRENCY),
+        (quantities._ATTACHED_UNIT, 0),
+        (times._TWELVE, 0),
+        (times._TWENTY_FOUR, 0),
+    ):
+        assert [m.span() for m in pattern.finditer(text, max(0, digit - reach))] == [
+            m.span() for m in pattern.finditer(text)
+        ], (pattern.pattern[:40], text)
