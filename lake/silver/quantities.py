@@ -644,6 +644,8 @@ def _join_ranges(sentence: str, found: list[Quantity]) -> list[Quantity]:
 def keep_longest(found: list[Quantity]) -> list[Quantity]:
     """Of overlapping mentions, the one starting first, the longest of those ("two hundred"
     over "two"), in text order."""
+    if len(found) < 2:
+        return list(found)  # most sentences state none
     found.sort(key=lambda q: (q.start, -(q.end - q.start)))
     kept: list[Quantity] = []
     for q in found:

@@ -63,10 +63,14 @@ _DAY = 24 * 60
 def find_times(sentence: str, reference: datetime | None = None) -> list[Quantity]:
     """Every clock time stated in the sentence; of overlapping ones, the longest. reference:
     the article's publication time, which tells an "ET" time's daylight offset."""
-    found: list[Quantity] = []
-    day = reference.date() if reference is not None else None
     digit = first_digit(sentence)  # both clock patterns start with a digit
     figures = digit >= 0
+    # Most sentences name neither noon nor midnight: a substring test is cheaper than the scan.
+    noon = may_hold(sentence, sentence.lower(), _NOON_WORDS)
+    if not (figures or noon):
+        return []
+    found: list[Quantity] = []
+    day = reference.date() if reference is not None else None
     for m in _TWELVE.finditer(sentence, max(0, digit)) if figures else ():
         hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         found.append(_time(sentence, m, hour, int(m.group("m") or 0), day))
@@ -80,8 +84,6 @@ def find_times(sentence: str, reference: datetime | None = None) -> list[Quantit
         if not m.group("colon") and not zoned:
             continue
         found.append(_time(sentence, m, int(m.group("h")), int(m.group("m")), day))
-    # Most sentences name neither noon nor midnight: a substring test is cheaper than the scan.
-    noon = may_hold(sentence, sentence.lower(), _NOON_WORDS)
     for m in _NOON.finditer(sentence) if noon else ():
         before = sentence[max(0, m.start() - 20) : m.start()]
         if not (_CLOCK_CUE.search(before) or _TIME_QUALIFIER.search(before) or m.group("zone")):
