@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from lake.silver import lexicon as lx
-from lake.silver.cues import holds_any, holds_digit, initials, led, may_hold
+from lake.silver.cues import fewest, holds_any, holds_digit, initials, led, may_hold
 
 _MONTH = (
     r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|"
@@ -321,7 +321,7 @@ _MONTHISH = re.compile(r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec")
 _YEARISH = re.compile(r"(?:1[89]|20)\d\d")
 _Q_NUMBER = re.compile(r"q[1-4]")
 _WEEKDAY_NAMES = tuple(day.capitalize() for day in lx.WEEKDAYS)  # the patterns' case
-_RELDAY_WORDS = (*_RELDAYS, *_THIS_PARTS, *_LAST_PARTS)
+_RELDAY_WORDS = fewest((*_RELDAYS, *_THIS_PARTS, *_LAST_PARTS))
 
 
 # What a sentence must hold for a kind of pattern to be worth running; the kinds that share a

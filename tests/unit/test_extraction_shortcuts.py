@@ -9,7 +9,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lake.silver import attribution, cues, dates, durations, measure, quantities, times
+from lake.silver import attribution, cues, dates, durations, measure, quantities, sentences, times
 from lake.silver import lexicon as lx
 from lake.silver.extract import extract_claims
 
@@ -300,7 +300,7 @@ _DATE_WORDS = [
     *(m.capitalize() for m in lx.MONTHS),
     *(f"{m.capitalize()}." for m in lx.MONTHS),
     *(d.capitalize() for d in lx.WEEKDAYS),
-    *dates._RELDAY_WORDS,
+    *(*dates._RELDAYS, *dates._THIS_PARTS, *dates._LAST_PARTS),
     *("this", "last", "next", "early", "late", "the", "of", "from", "between", "and", "to", "in"),
     *(
         "last week",
@@ -591,3 +591,13 @@ def test_the_figure_patterns_match_nothing_before_their_reach_of_the_first_digit
         assert [m.span() for m in pattern.finditer(text, max(0, digit - reach))] == [
             m.span() for m in pattern.finditer(text)
         ], (pattern.pattern[:40], text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(st.sampled_from(" \t\r\x0b\x0c\u00a0\u2003\u3000"), max_size=2500))
+def test_a_blank_line_holds_no_sentence(line):
+    """split_sentences passes over empty and whitespace-only lines."""
+    found: list = []
+    sentences._append(found, 0, 0, line)
+    assert found == []
+    assert not list(sentences._BOUNDARY.finditer(line))
