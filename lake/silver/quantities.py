@@ -163,6 +163,7 @@ NUMBER_WORDS = (*lx.UNITS, *lx.TENS, "hundred", "thousand", "million", "billion"
 NUMBER_CUES = fewest(NUMBER_WORDS)
 _SHARE_WORDS = tuple({w.split()[-1] for w in lx.FRACTION_WORDS})
 _SHARE_CUES = fewest(sorted(_SHARE_WORDS))
+_WORDED_CUES = fewest((*_VAGUE_CUES, *_VAGUE_FACTOR_WORDS, *_SCALE_NAMES, *_SHARE_CUES))
 # What every _SCALED_FRACTION match holds: the last word of its fraction, then its scale.
 _FRACTION_BEFORE_SCALE = re.compile(
     rf"(?:{'|'.join(sorted(_SHARE_WORDS, key=lambda w: (-len(w), w)))})(?:\s+of)?[\s-]+(?:a\s+)?"
@@ -382,7 +383,10 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         value = int(m.group("whole") or 0) + lx.VULGAR_FRACTIONS[m.group("frac")]
         found.append(_mention(m.start(), m.end(), "count", round(value, 4)))
     lowered = sentence.lower()
-    found.extend(_fractions_in_words(sentence, lowered))
+    # Vague amounts, their multiples and fractions in words each need a word of _WORDED_CUES.
+    worded = may_hold(sentence, lowered, _WORDED_CUES)
+    if worded:
+        found.extend(_fractions_in_words(sentence, lowered))
     if figures and ("-" in sentence or "–" in sentence):
         found.extend(_digit_ranges(sentence))
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
@@ -405,7 +409,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "count", value))
-    for m in _VAGUE.finditer(sentence) if may_hold(sentence, lowered, _VAGUE_CUES) else ():
+    vague = worded and may_hold(sentence, lowered, _VAGUE_CUES)
+    for m in _VAGUE.finditer(sentence) if vague else ():
         phrase = m.group("phrase").lower()
         low, high = lx.VAGUE_AMOUNTS[phrase]
         end = m.start() + len(m.group("phrase"))
@@ -423,7 +428,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 float(high),
             )
         )
-    vague_scaled = may_hold(sentence, lowered, _VAGUE_FACTOR_WORDS)
+    vague_scaled = worded and may_hold(sentence, lowered, _VAGUE_FACTOR_WORDS)
     for m in _VAGUE_SCALED.finditer(sentence) if vague_scaled else ():
         (low, high), scale = (
             lx.VAGUE_FACTORS[m.group("factor").lower()],

@@ -601,3 +601,16 @@ def test_a_blank_line_holds_no_sentence(line):
     sentences._append(found, 0, 0, line)
     assert found == []
     assert not list(sentences._BOUNDARY.finditer(line))
+
+
+def test_the_worded_cues_cover_each_worded_gate():
+    """_raw_mentions tries the vague, scaled and fraction gates only where one of
+    _WORDED_CUES is: each word those gates test holds one of them."""
+    for words in (
+        quantities._VAGUE_CUES,
+        quantities._VAGUE_FACTOR_WORDS,
+        quantities._SCALE_NAMES,
+        quantities._SHARE_CUES,
+    ):
+        for word in words:
+            assert any(cue in word for cue in quantities._WORDED_CUES), word
