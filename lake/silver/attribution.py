@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from lake.silver import lexicon as lx
+from lake.silver.cues import fewest, holds_any, initials, led, may_fold, search_end
 
 _OUTLET_NAMES = sorted(lx.KNOWN_OUTLETS, key=len, reverse=True)
 
@@ -34,13 +35,62 @@ def trie_pattern(words: list[str]) -> str:
 # boundary and the lookahead say so first, which lets the engine pass over other positions
 # quickly. Known names start with a letter (tests/unit/test_extraction_shortcuts.py). Names and
 # suffixes are tries: most of the scan's time was spent trying them one by one at each word.
+_LONG_NAMES = [n for n in _OUTLET_NAMES if len(n) > 3]
+_SUFFIXES = [s.capitalize() for s in lx.OUTLET_SUFFIXES]
 _OUTLET = re.compile(
     r"\b(?=(?i:[a-z]))(?i:(?:the\s+)?)(?P<name>(?i:"
-    + trie_pattern([n for n in _OUTLET_NAMES if len(n) > 3])
+    + trie_pattern(_LONG_NAMES)
     + r")|(?:[A-Z][\w&.’'-]*\s+){0,3}"
-    + trie_pattern([s.capitalize() for s in lx.OUTLET_SUFFIXES])
+    + trie_pattern(_SUFFIXES)
     + r")\b",
 )
+# What each _OUTLET match ends with: a long name (any case; found in the lowercased text) or
+# a suffix as written (a scan that skips positions not starting one at once).
+_SUFFIX_AT = re.compile(trie_pattern(_SUFFIXES))
+_NAME_REACH = max(map(len, _LONG_NAMES + _SUFFIXES))
+# Before its name or suffix a match holds at most "the" and three capitalised words.
+_WORDS_BEFORE = 4
+
+
+def _words_back(text: str, at: int, count: int) -> int:
+    """Where the `count`-th whitespace-separated word before `at` starts (0 if fewer)."""
+    for _ in range(count):
+        while at > 0 and text[at - 1].isspace():
+            at -= 1
+        while at > 0 and not text[at - 1].isspace():
+            at -= 1
+    return at
+
+
+def outlet_matches(text: str) -> list[re.Match[str]]:
+    """_OUTLET.finditer(text), scanning only around the names and suffixes in it: from four
+    words before each to the longest name after it. A match ends with a name or suffix that
+    is found here, or that overlaps one found (and so ends within the reach of it), so no
+    match starts or ends outside these regions."""
+    lowered = text.lower()
+    if len(lowered) != len(text) or may_fold(text):
+        return list(_OUTLET.finditer(text))
+    found = [m.span() for m in _SUFFIX_AT.finditer(text)]
+    for name in _LONG_NAMES:  # every place of each: a substring search is cheaper than a scan
+        at = lowered.find(name)
+        while at >= 0:
+            found.append((at, at + len(name)))
+            at = lowered.find(name, at + 1)
+    regions: list[list[int]] = []
+    for start, end in sorted(found):
+        first, last = _words_back(text, start, _WORDS_BEFORE), end + _NAME_REACH
+        if regions and first <= regions[-1][1]:
+            regions[-1][1] = max(regions[-1][1], last)
+        else:
+            regions.append([first, last])
+    # The scan of a region reads one character past it: \b after a name at its end.
+    return [
+        m
+        for first, last in regions
+        for m in _OUTLET.finditer(text, first, min(len(text), last + 1))
+    ]
+
+
 _KNOWN_OUTLET = re.compile(
     r"\b(?:" + "|".join(re.escape(n) for n in _OUTLET_NAMES) + r")\b", re.IGNORECASE
 )
@@ -51,9 +101,14 @@ _ACCORDING_LEADING = re.compile(
     r"(?:^|(?<=[—–(“\"])|(?<=[—–(“\"]\s)|\bthat\s+)[Aa]ccording to\s+(?P<src>[^,;:()]+?)\s*,"
 )
 _CITING = re.compile(r"\bciting\s+(?P<src>[^,;:]+?)\s*(?:[.,;:!?]|$)")
-_VERB = re.compile(
-    r"\b(?:also\s+|reportedly\s+|previously\s+|later\s+|separately\s+|further\s+)?"
-    r"(?P<verb>" + "|".join(lx.SPEECH_VERBS) + r")\b"
+_SPEECH_CUES = fewest(lx.SPEECH_VERBS)
+_VERB_ADVERBS = ("also", "reportedly", "previously", "later", "separately", "further")
+_VERB = led(
+    re.compile(
+        rf"\b(?:(?:{'|'.join(_VERB_ADVERBS)})\s+)?"
+        r"(?P<verb>" + "|".join(lx.SPEECH_VERBS) + r")\b"
+    ),
+    initials(_VERB_ADVERBS, lx.SPEECH_VERBS),
 )
 _INVERTED = re.compile(
     r"[,”\"]\s*(?:said|says|according to)\s+(?P<src>[A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,4})"
@@ -78,10 +133,14 @@ _CUT_WORDS = re.compile(
 _PASSIVE_BEFORE = re.compile(
     r"\b(?:been|be|being|was|were|is|are)\s+(?:(?:\w+ly|first|also|not)\s+)?$", re.IGNORECASE
 )
+_NUMBER_BEFORE_WORDS = [*lx.UNITS, *lx.TENS, *lx.SCALES, "dozen"]
 _NUMBER_BEFORE = re.compile(
-    r"(?:\d|\b(?:" + "|".join([*lx.UNITS, *lx.TENS, *lx.SCALES, "dozen"]) + r"))\s+$",
+    r"(?:\d|\b(?:" + "|".join(_NUMBER_BEFORE_WORDS) + r"))\s+$",
     re.IGNORECASE,
 )
+# A match is a digit or one of the words, then the trailing whitespace: it starts at most
+# this far before the text's end once that whitespace is stripped.
+_NUMBER_BEFORE_REACH = max(map(len, _NUMBER_BEFORE_WORDS))
 _INTERVIEW_WITH = re.compile(
     r"\b(?:[Ii]n|[Dd]uring)\s+(?:an?\s+)?(?:\w+\s+)?interview\s+with\s+(?P<outlet>(?:the\s+)?"
     r"[A-Z][^,;:]{0,60})"
@@ -106,7 +165,7 @@ def outlet_positions(text: str) -> list[tuple[int, str]]:
     """(offset, name) of every outlet name in a text, in order."""
     return [
         (m.start("name"), m.group("name").strip())
-        for m in _OUTLET.finditer(text)
+        for m in outlet_matches(text)
         if m.group("name")[0].isupper()
     ]
 
@@ -241,6 +300,26 @@ def classify(source: str, known_outlets: list[str]) -> str:
     return "organization" if words[0][0].isupper() else "anonymous_sources"
 
 
+_CLAUSE_MARKS = ',;:“”"()—‘'
+
+
+def clause_start(text: str) -> int:
+    """Where the clause that ends the text starts: after its last punctuation mark
+    (_CLAUSE_MARKS) and after the last cut word (_CUT_WORDS) past it."""
+    start = max(text.rfind(c) for c in _CLAUSE_MARKS) + 1
+    # A cut word holds no punctuation: none that ends past the mark starts before it.
+    for w in _CUT_WORDS.finditer(text, start):
+        if w.end() > start:
+            start = w.end()
+    return start
+
+
+def number_before(text: str) -> bool:
+    """Whether the text ends in a number and whitespace (_NUMBER_BEFORE), from a search of
+    its tail."""
+    return search_end(_NUMBER_BEFORE, text, _NUMBER_BEFORE_REACH) is not None
+
+
 def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attribution]:
     """Attribution cues in one sentence, in order."""
     cues: list[Attribution] = []
@@ -298,7 +377,7 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
         words = set(re.findall(r"[a-z]+", m.group("src").lower()))
         if words & lx.SOURCE_NOUNS and not any(s <= m.start("src") < e for s, e in covered):
             add(m.group("src"), m.start("src"), m.start())
-    for m in _VERB.finditer(sentence):
+    for m in _VERB.finditer(sentence) if holds_any(sentence, _SPEECH_CUES) else ():
         if any(s <= m.start() < e for s, e in covered):
             continue
         before = sentence[: m.start()]
@@ -308,13 +387,9 @@ def find_attributions(sentence: str, known_outlets: list[str]) -> list[Attributi
             r"\s+up\b(?!\s+to\b)", sentence[m.end() :]
         ):
             continue  # "200 people showed up": they came, they reported nothing
-        if _NUMBER_BEFORE.search(before):
+        if number_before(before):
             continue  # "110 confirmed cases", "two reported deaths": an adjective of the count
-        cut = max(before.rfind(c) for c in ',;:“”"()—‘')
-        segment_start = cut + 1
-        for w in _CUT_WORDS.finditer(before):
-            if w.end() > segment_start:
-                segment_start = w.end()
+        segment_start = clause_start(before)
         src = before[segment_start:]
         if not src.strip() and before.rstrip().endswith(","):
             # "Rosalind Galloway, the Pentagon press secretary, told ...": the subject is

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from lake.silver import lexicon as lx
+from lake.silver.cues import fewest, holds_any, holds_digit, initials, led, may_hold
 
 _MONTH = (
     r"(?P<month>January|February|March|April|May|June|July|August|September|October|November|"
@@ -20,6 +21,10 @@ _WEEKDAY = r"(?:(?P<weekday>Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Su
 _YEAR = r"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
 _MONTH2 = _MONTH.replace("?P<month>", "?P<month2>")
 _WEEKDAY_WORD = r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),?\s+"
+# Days named from publication: "yesterday", "this morning", "last night".
+_RELDAYS = ("yesterday", "today", "tomorrow", "tonight")
+_THIS_PARTS = ("morning", "afternoon", "evening")
+_LAST_PARTS = ("night", "evening")
 _PATTERNS = [
     # A span of days: "May 20-23", "March 31-April 4", "from May 20 to May 23", "between
     # June 1 and June 5", "Dec. 30, 2019 - Jan. 2, 2020".
@@ -100,8 +105,8 @@ _PATTERNS = [
     (
         "relday",
         re.compile(
-            r"\b(?P<rel>yesterday|today|tomorrow|tonight|this\s+(?:morning|afternoon|evening)|"
-            r"last\s+(?:night|evening))\b",
+            rf"\b(?P<rel>{'|'.join(_RELDAYS)}|this\s+(?:{'|'.join(_THIS_PARTS)})|"
+            rf"last\s+(?:{'|'.join(_LAST_PARTS)}))\b",
             re.IGNORECASE,
         ),
     ),
@@ -150,6 +155,31 @@ _PATTERNS = [
     ),
     ("year", re.compile(r"(?<![\d$£€#.,/-])\b(?P<year>1[89]\d\d|20\d\d)\b(?![,.]?\d|-\d|%)")),
 ]
+
+# The characters each pattern's matches can start with, in the order of _PATTERNS (None: too
+# many to help). The test of the extraction shortcuts derives them from the patterns.
+_FIRST = [
+    "BbFfMTWSJAOND",
+    "MTWFSJAOND",
+    r"MTWFSt\d",
+    "12",
+    "EeMmLlBb",
+    "IiDdSsBbUuFfTt",
+    "AaTtLlNn",
+    "JFMASOND",
+    "EeMmLlTtNn",
+    "LlTtNnAa",
+    "OoLlTtNn",
+    "MTWFS",
+    "ytl",
+    r"\d" + initials(("a",), lx.UNITS, lx.TENS),
+    None,
+    None,
+    "fb",
+    "EeMmLl12",
+    "12",
+]
+_PATTERNS = [(kind, led(p, first)) for (kind, p), first in zip(_PATTERNS, _FIRST, strict=True)]
 
 # Words before a number that make it a year ("in 2012", "since 1993"); a copyright line's year
 # is not a date of the story.
@@ -241,13 +271,6 @@ def _range(year: int | None, month: int, first: int, last: int) -> tuple[str, st
     return f"{start}/{end}", start, end
 
 
-# Run on the lowercased sentence: a case-insensitive pattern is several times slower.
-_HINT = re.compile(
-    r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|week|month|year|tomorrow|day|night|"
-    r"morning|evening|afternoon|ago|spring|summer|fall|autumn|winter|quarter|1[89]\d\d|20\d\d"
-)
-
-
 # A relative period after one of these, in the same clause, is what a figure is compared with.
 _COMPARISON_BASE = re.compile(
     r"\b(?:than|compared\s+(?:with|to)|versus|vs\.|double|twice|triple|quadruple|half|times|"
@@ -294,34 +317,41 @@ def _not_before(mention: DateMention, published: datetime | None) -> DateMention
 
 
 _MONTHISH = re.compile(r"Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec")
-_YEARISH = re.compile(r"\b(?:1[89]|20)\d\d")
-_Q_NUMBER = re.compile(r"\bq[1-4]\b")
+# Looser than the year patterns (no \b): a leading digit lets the engine scan for "1" or "2".
+_YEARISH = re.compile(r"(?:1[89]|20)\d\d")
+_Q_NUMBER = re.compile(r"q[1-4]")
+_WEEKDAY_NAMES = tuple(day.capitalize() for day in lx.WEEKDAYS)  # the patterns' case
+_RELDAY_WORDS = fewest((*_RELDAYS, *_THIS_PARTS, *_LAST_PARTS))
+
+
 # What a sentence must hold for a kind of pattern to be worth running; the kinds that share a
-# cue share its one test per sentence (seven patterns need a month name).
-_CUES = {
-    "month": lambda s, low: _MONTHISH.search(s),
-    "year": lambda s, low: _YEARISH.search(s),
-    "period": lambda s, low: "week" in low or "month" in low or "year" in low,
-    "weekend": lambda s, low: "weekend" in low,
-    "day": lambda s, low: "day" in low,
-    "relday": lambda s, low: any(
-        w in low for w in ("day", "tomorrow", "night", "morning", "evening", "afternoon")
-    ),
-    "ago": lambda s, low: "ago" in low,
-    "season": lambda s, low: any(
-        w in low for w in ("spring", "summer", "fall", "autumn", "winter")
-    ),
-    "quarter": lambda s, low: "quarter" in low or _Q_NUMBER.search(low),
-}
+# cue share its one test per sentence (seven patterns need a month name). A sentence that
+# holds none names no date.
+def _cues(s: str, low: str) -> dict[str, bool]:
+    month = _MONTHISH.search(s) is not None
+    return {
+        "month": month,
+        "monthday": month and holds_digit(s),  # a day of the month is a number
+        "year": _YEARISH.search(s) is not None,
+        "period": "week" in low or "month" in low or "year" in low,
+        "weekend": "weekend" in low,
+        "weekday": holds_any(s, _WEEKDAY_NAMES),
+        "relday": may_hold(s, low, _RELDAY_WORDS),
+        "ago": "ago" in low,
+        "season": holds_any(low, ("spring", "summer", "fall", "autumn", "winter")),
+        "quarter": "quarter" in low or _Q_NUMBER.search(low) is not None,
+    }
+
+
 _CUE_OF = {
-    "dayrange": "month",
-    "day": "month",
+    "dayrange": "monthday",
+    "day": "monthday",
     "part": "month",
     "month": "month",
     "iso": "year",
     "relative": "period",
     "weekend": "weekend",
-    "weekday": "day",
+    "weekday": "weekday",
     "relday": "relday",
     "ago": "ago",
     "season": "season",
@@ -334,16 +364,13 @@ _CUE_OF = {
 
 def find_dates(sentence: str, published: datetime | None = None) -> list[DateMention]:
     low = sentence.lower()
-    if not _HINT.search(low):
-        return []  # most sentences name no date: skip the patterns
+    cued = _cues(sentence, low)
+    if not any(cued.values()):
+        return []  # most sentences name no date
     found: list[DateMention] = []
     taken: list[tuple[int, int]] = []
-    cued: dict[str, bool] = {}
     for kind, pattern in _PATTERNS:
-        cue = _CUE_OF[kind]
-        if cue not in cued:
-            cued[cue] = bool(_CUES[cue](sentence, low))
-        if not cued[cue]:
+        if not cued[_CUE_OF[kind]]:
             continue
         for m in pattern.finditer(sentence):
             if any(m.start() < e and s < m.end() for s, e in taken):

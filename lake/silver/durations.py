@@ -12,7 +12,10 @@ from __future__ import annotations
 import re
 
 from lake.silver import lexicon as lx
+from lake.silver.cues import holds_any, holds_digit, initials, led, may_hold
 from lake.silver.quantities import (
+    NUMBER_CUES,
+    NUMBER_INITIALS,
     WORD_NUMBER,
     Quantity,
     bounds,
@@ -38,14 +41,20 @@ ISO_UNITS = {
 _UNIT = r"(?P<unit>second|minute|hour|day|week|month|year|decade|centur(?:y|ies))"
 _NUMBER = rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+|\d{{1,6}}(?:\.\d{{1,3}})?|{WORD_NUMBER})"
 # "four years", "48 hours", "a 35-day shutdown", "two-year-old", "42 years old".
-_STATED = re.compile(
-    rf"(?<![\w$£€.,/])(?<!\D-){_NUMBER}(?P<sep>-|\s+){_UNIT}(?:s\b|\b)(?P<old>(?:-|\s+)old\b)?",
-    re.IGNORECASE,
+_STATED = led(
+    re.compile(
+        rf"(?<![\w$£€.,/])(?<!\D-){_NUMBER}(?P<sep>-|\s+){_UNIT}(?:s\b|\b)(?P<old>(?:-|\s+)old\b)?",
+        re.IGNORECASE,
+    ),
+    r"\d" + NUMBER_INITIALS,
 )
 # "a week", "an hour", "one day": a period only where a span is meant ("for a week", "more
 # than a year", "a day earlier"); elsewhere it is a rate's period ("3,000 a day") or a phrase.
 # "a second" is an ordinal ("a second term").
-_ONE = re.compile(rf"\b(?P<num>an?|one)\s+(?!second\b){_UNIT}\b(?![-’'])", re.IGNORECASE)
+_ONE = led(
+    re.compile(rf"\b(?P<num>an?|one)\s+(?!second\b){_UNIT}\b(?![-’'])", re.IGNORECASE),
+    initials(("a", "one")),
+)
 # "in a year when neither party...": a time, not a span ("for a decade when" is a span).
 _A_TIME = re.compile(r"^\s+(?:when|where|that|in\s+which)\b", re.IGNORECASE)
 _SPAN_BEFORE = re.compile(
@@ -59,18 +68,24 @@ _SPAN_AFTER = re.compile(
     re.IGNORECASE,
 )
 # Ages: "aged 42", "age 42", and "Jane Roe, 46," / "Jane Roe (46)" after a name.
-_AGED = re.compile(
-    r"\b(?:aged?|age\s+of)\s+(?P<num>\d{1,3})\b(?![\d,.]\d|\s*(?:-|to|and)\s*\d)", re.IGNORECASE
+_AGED = led(
+    re.compile(
+        r"\b(?:aged?|age\s+of)\s+(?P<num>\d{1,3})\b(?![\d,.]\d|\s*(?:-|to|and)\s*\d)", re.IGNORECASE
+    ),
+    "a",
 )
-_NAME_AGE = re.compile(
-    r"(?P<name>(?:[A-Z][\w'’.-]+\s+){0,3}[A-Z][\w'’.-]+)"
-    r"(?:,\s+(?P<num>\d{1,3}),(?!\d)|\s+\((?P<num2>\d{1,3})\))"
+_NAME_AGE = led(
+    re.compile(
+        r"(?P<name>(?:[A-Z][\w'’.-]+\s+){0,3}[A-Z][\w'’.-]+)"
+        r"(?:,\s+(?P<num>\d{1,3}),(?!\d)|\s+\((?P<num2>\d{1,3})\))"
+    ),
+    "A-Z",
 )
 _HEAD_AFTER = re.compile(r"^\s+(?P<np>(?:[a-z][\w’'-]*\s+){0,2}?(?P<head>[a-z][\w’'-]*))\b")
 _MAX_AGE = 120
 # What a sentence must hold for each search to be worth running: most sentences state no
 # period and no age.
-_UNIT_CUE = re.compile(r"second|minute|hour|day|week|month|year|decade|centur")
+_UNIT_STEMS = ("second", "minute", "hour", "day", "week", "month", "year", "decade", "centur")
 _AGE_CUE = re.compile(r",\s+\d{1,3},(?!\d)|\(\d{1,3}\)")
 
 
@@ -127,8 +142,10 @@ def find_durations(sentence: str) -> list[Quantity]:
     """Every duration and age stated in the sentence; of overlapping ones, the longest."""
     found: list[Quantity] = []
     low = sentence.lower()
-    units = _UNIT_CUE.search(low) is not None
-    for m in _STATED.finditer(sentence) if units else ():
+    units = holds_any(low, _UNIT_STEMS)
+    # A stated period's number is digits or words.
+    stated = units and (holds_digit(sentence) or may_hold(sentence, low, NUMBER_CUES))
+    for m in _STATED.finditer(sentence) if stated else ():
         span = range_low(sentence, m.start()) if not m.group("old") else None
         if span is None and m.start() > 0 and sentence[m.start() - 1] in "-–":
             continue

@@ -216,8 +216,11 @@ def extract_claims(
             )
             claims.append(_quantity_claim(article_id, body, s, q, key, terms))
     _days_at_their_times(claims)
+    paragraphs: dict[int, list[Sentence]] = {}
+    for s in sentences:
+        paragraphs.setdefault(s.paragraph, []).append(s)
     for c in claims:
-        _attribute(c, sentences, cues_by_sentence, body)
+        _attribute(c, sentences, cues_by_sentence, body, paragraphs)
         c.reporting_outlet = reporting_outlet
     return sorted(claims, key=lambda c: c.char_start)
 
@@ -321,7 +324,13 @@ def _quantity_claim(
     )
 
 
-def _attribute(c: Claim, sentences: list[Sentence], cues: _Cues, body: str):
+def _attribute(
+    c: Claim,
+    sentences: list[Sentence],
+    cues: _Cues,
+    body: str,
+    paragraphs: dict[int, list[Sentence]],
+):
     s = sentences[c.sentence_index]
     at = c.char_start - s.start
     if c.kind == "date" and _dates_the_statement(s.text, at, cues[c.sentence_index]):
@@ -337,7 +346,7 @@ def _attribute(c: Claim, sentences: list[Sentence], cues: _Cues, body: str):
     ]
     chosen = _pick(own, c.char_start - s.start)
     if chosen is None:
-        same_paragraph = [x for x in sentences if x.paragraph == s.paragraph]
+        same_paragraph = paragraphs[s.paragraph]
         line_start = same_paragraph[0].start
         quoted = _in_quote(body[line_start : s.start]) or s.text.startswith(("“", '"'))
         later = [x for x in same_paragraph if x.index > s.index]

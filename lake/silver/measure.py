@@ -39,6 +39,8 @@ import functools
 import re
 
 from lake.silver import lexicon as lx
+from lake.silver.attribution import trie_pattern
+from lake.silver.cues import may_hold
 from lake.silver.quantities import is_name_word
 
 _VERB_WINDOW = re.compile(r"([\w’'-]+)")
@@ -64,18 +66,37 @@ def action_of(word: str) -> str | None:
     return None
 
 
+def last_words(text: str, count: int, reach: int = 120) -> list[re.Match[str]]:
+    """The last `count` words (_VERB_WINDOW runs) of the text, as a scan of all of it finds
+    them, from a scan of its tail: a run found from `start` is a whole run unless it begins
+    right at `start`, where it may be the end of a longer one."""
+    while True:
+        start = max(0, len(text) - reach)
+        found = list(_VERB_WINDOW.finditer(text, start))
+        if start == 0:
+            return found[-count:]
+        if found and found[0].start() == start:
+            del found[0]
+        if len(found) >= count:
+            return found[-count:]
+        reach *= 4
+
+
+_PHRASE_ACTIONS = [(stem, concept) for stem, concept in lx.ACTION_VERBS.items() if " " in stem]
+
+
 def _governing_action(before: str) -> str | None:
     """The action verb within the last few words before a number, if any. A capitalised word
     inside the sentence is a name ("the Daily Sentinel", "Fire Chief"), not a verb."""
-    found = list(_VERB_WINDOW.finditer(before))[-7:]
+    found = last_words(before, 7)
     for m in reversed(found):
         if is_name_word(before, m.start()):
             continue
         if concept := action_of(m.group(0)):
             return concept
     text = " ".join(m.group(0).lower() for m in found)
-    for stem, concept in lx.ACTION_VERBS.items():
-        if " " in stem and stem in text:
+    for stem, concept in _PHRASE_ACTIONS:
+        if stem in text:
             return concept
     return None
 
@@ -403,12 +424,33 @@ _DATA_SOURCE_BEFORE = re.compile(
 
 # Where a source spoke, not what happened: "in an interview with the Post", "at a news
 # conference". A date right after the frame ("in an interview on Tuesday") dates the statement.
+_FRAME_NOUNS = (
+    "interview",
+    "briefing",
+    "speech",
+    "statement",
+    "news conference",
+    "press conference",
+)
 _SOURCING_FRAME = re.compile(
     r"\b(?:in|during|at)\s+(?:a|an|the|his|her|their|its)\s+(?:[a-z-]+\s+)?"
-    r"(?P<noun>interview|briefing|speech|statement|news conference|press conference)\b"
+    rf"(?P<noun>{'|'.join(_FRAME_NOUNS)})\b"
     r"(?P<date_gap>\s+(?:on|last|this|earlier)\b)?",
     re.IGNORECASE,
 )
+# An event noun as a whole run of ASCII letters, in any ASCII case: what a loop over every
+# run of [A-Za-z] testing its lowercase against EVENT_NOUNS finds, in one scan.
+_EVENT_NOUN = re.compile(
+    rf"(?<![A-Za-z])(?:{trie_pattern(sorted(lx.EVENT_NOUNS))})(?![A-Za-z])",
+    re.IGNORECASE | re.ASCII,
+)
+
+
+# A sentence's dates and times each ask for its event nouns.
+@functools.lru_cache(maxsize=256)
+def event_nouns(sentence: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, noun) of each event noun in the sentence, in order."""
+    return tuple((m.start(), m.end(), m.group(0).lower()) for m in _EVENT_NOUN.finditer(sentence))
 
 
 def date_key(
@@ -421,16 +463,16 @@ def date_key(
     talks", "A briefing document", "Summit News Network"); an event noun there is not what
     the date dates."""
     skip = list(sources)
-    for m in _SOURCING_FRAME.finditer(sentence):
+    framed = may_hold(sentence, sentence.lower(), _FRAME_NOUNS)
+    for m in _SOURCING_FRAME.finditer(sentence) if framed else ():
         if m.group("date_gap") and m.end() <= start <= m.end() + 2:
             return "date:statement", ["sourcing-frame"]
         skip.append((m.start(), m.end()))
     best, best_distance = None, None
-    for m in re.finditer(r"[A-Za-z]+", sentence):
-        word = m.group(0).lower()
-        if word not in lx.EVENT_NOUNS or any(b <= m.start() < e for b, e in skip):
+    for noun_start, noun_end, word in event_nouns(sentence):
+        if any(b <= noun_start < e for b, e in skip):
             continue
-        distance = start - m.end() if m.end() <= start else m.start() - end
+        distance = start - noun_end if noun_end <= start else noun_start - end
         if best_distance is None or abs(distance) < best_distance:
             best, best_distance = lx.EVENT_SYNONYMS.get(word, word), abs(distance)
     if best:

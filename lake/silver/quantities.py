@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from lake.silver import lexicon as lx
+from lake.silver.cues import (
+    fewest,
+    first_digit,
+    holds_any,
+    initials,
+    led,
+    may_hold,
+    search_end,
+)
 from lake.silver.dates import STREET_AFTER, is_year
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
@@ -23,9 +31,11 @@ WORD_NUMBER = (
     rf"|{_SMALL}(?:\s+hundred(?:\s+(?:and\s+)?{_SMALL})?)?(?:\s+(?:thousand|million|billion))?"
     rf"|a\s+dozen|dozen)"
 )
+# What a number in words can start with.
+NUMBER_INITIALS = initials(("a", "one", "dozen"), lx.UNITS, lx.TENS)
 # Run on the lowercased sentence: a case-insensitive alternation is several times slower.
-_WORD_NUMBER = re.compile(rf"\b{WORD_NUMBER}\b")
-_WORD_NUMBER_ANY_CASE = re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE)
+_WORD_NUMBER = led(re.compile(rf"\b{WORD_NUMBER}\b"), NUMBER_INITIALS)
+_WORD_NUMBER_ANY_CASE = led(re.compile(rf"\b{WORD_NUMBER}\b", re.IGNORECASE), NUMBER_INITIALS)
 _CODES = "|".join(lx.CURRENCY_CODES)
 # A currency code, with the scale letter financial reports put before it ("MUSD").
 _CODE = rf"(?-i:[{''.join(lx.CURRENCY_CODE_SCALES)}]?(?:{_CODES}))"
@@ -46,6 +56,11 @@ _DIGITS = re.compile(
     r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
     re.IGNORECASE,
 )
+# The most a _DIGITS match holds before its first digit: "minus" and two spaces, then a
+# currency ("US$", or a code with its scale letter: "MUSD") and a space; _DIGIT_RANGE's
+# currency is a symbol.
+_CURRENCY = len("US$") + 1
+_SIGN_AND_CURRENCY = len("minus") + 2 + 1 + max(map(len, lx.CURRENCY_CODES)) + 1
 # A minus sign is read only where a negative value is usual: temperatures and percents
 # ("-5 degrees", "minus 20°C", "-0.4%"); elsewhere "-" is a dash.
 _DEGREES_AFTER = re.compile(r"\s?(?:°|degrees?\b)", re.IGNORECASE)
@@ -59,6 +74,7 @@ _METRES_AFTER = re.compile(rf"\s+(?:{'|'.join(sorted(lx.DIMENSION_WORDS))})\b", 
 _VULGAR = re.compile(
     rf"(?<![\w.,:/#-])(?P<whole>\d{{1,3}})?(?P<frac>[{''.join(lx.VULGAR_FRACTIONS)}])"
 )
+_VULGAR_CHAR = re.compile(f"[{''.join(lx.VULGAR_FRACTIONS)}]")
 # The hundredths after an amount in whole units: "3 dollars 50 cents", "$15 and 50 cents",
 # "17 USD 25." (no subunit word: only at the end of the phrase).
 _SUBUNIT_GAP = re.compile(r"^\s*(?:and\s+)?$", re.IGNORECASE)
@@ -79,17 +95,21 @@ _ONE_UNITS = sorted(
     reverse=True,
 )
 _ONE_UNIT_AFTER = re.compile(rf"[\s-](?:{'|'.join(_ONE_UNITS)})\b", re.IGNORECASE)
-_ATTACHED_UNIT = re.compile(
-    r"(?<![\w.,:/#-])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
-    r"(?:-|(?=[a-z°]))(?P<unit>"
-    + "|".join(re.escape(u) for u in sorted(lx.ATTACHED_UNITS, key=len, reverse=True))
-    + r")(?![\w°])",
-    re.IGNORECASE,
+_ATTACHED_UNIT = led(
+    re.compile(
+        r"(?<![\w.,:/#-])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?)"
+        r"(?:-|(?=[a-z°]))(?P<unit>"
+        + "|".join(re.escape(u) for u in sorted(lx.ATTACHED_UNITS, key=len, reverse=True))
+        + r")(?![\w°])",
+        re.IGNORECASE,
+    ),
+    r"\d",
 )
 # "10 1/2 miles", "a 1/4 mile oval", "3/4 of voters": halves to eighths, a proper fraction with
 # or without a whole number before it ("9/11" and "24/7" are not fractions).
-_FRACTION = re.compile(
-    r"(?<![\w.,:/#-])(?:(?P<whole>\d{1,3})\s)?(?P<n>[1-7])/(?P<d>[2-8])(?![\w/.-]|,\d)"
+_FRACTION = led(
+    re.compile(r"(?<![\w.,:/#-])(?:(?P<whole>\d{1,3})\s)?(?P<n>[1-7])/(?P<d>[2-8])(?![\w/.-]|,\d)"),
+    r"\d",
 )
 _FRACTION_WORD = "|".join(
     w.replace(" ", "[ -]") for w in sorted(lx.FRACTION_WORDS, key=len, reverse=True)
@@ -102,21 +122,28 @@ _SCALED_FRACTION = re.compile(
     re.IGNORECASE,
 )
 # "two-thirds of voters", "nearly half of the workers": a share of what follows.
-_SHARE = re.compile(
-    rf"\b(?P<frac>{_FRACTION_WORD})\s+of\s+(?!a\s+(?:thousand|million|billion))", re.I
+_SHARE = led(
+    re.compile(rf"\b(?P<frac>{_FRACTION_WORD})\s+of\s+(?!a\s+(?:thousand|million|billion))", re.I),
+    initials(lx.FRACTION_WORDS),
 )
 _WORD_BEFORE = re.compile(r"(\w+)\W*$")
-_VAGUE = re.compile(
-    r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
-    re.IGNORECASE,
+_VAGUE = led(
+    re.compile(
+        r"\b(?P<phrase>" + "|".join(sorted(lx.VAGUE_AMOUNTS, key=len, reverse=True)) + r")\s+of\b",
+        re.IGNORECASE,
+    ),
+    initials(lx.VAGUE_AMOUNTS),
 )
-_VAGUE_SCALED = re.compile(
-    r"\b(?P<phrase>(?P<factor>"
-    + "|".join(lx.VAGUE_FACTORS)
-    + r")\s+(?P<scale>"
-    + "|".join(lx.VAGUE_SCALES)
-    + r"))\b(?!\s+of\b)",
-    re.IGNORECASE,
+_VAGUE_SCALED = led(
+    re.compile(
+        r"\b(?P<phrase>(?P<factor>"
+        + "|".join(lx.VAGUE_FACTORS)
+        + r")\s+(?P<scale>"
+        + "|".join(lx.VAGUE_SCALES)
+        + r"))\b(?!\s+of\b)",
+        re.IGNORECASE,
+    ),
+    initials(lx.VAGUE_FACTORS),
 )
 _MULTIPLIER = re.compile(
     r"\b(?P<word>double|doubled|tripled?|quadrupled?|twice|half|\w+fold)\b(?=\s+(?:the|as|its|their|"
@@ -126,31 +153,23 @@ _MULTIPLIER = re.compile(
 # A part of a whole: "one in three voters", "a 1-in-3 chance", "9 in 10". Found from its "in"
 # (rare beside a number) rather than by trying every word as the part.
 _IN = re.compile(r"[\s-][Ii][Nn][\s-]")
-_DIGIT = re.compile(r"\d")
-
-
-def holds_digit(text: str) -> bool:
-    """Whether the text holds a digit (`\\d`): the patterns of figures and clock times need one."""
-    return _DIGIT.search(text) is not None
-
-
-# Letters re.IGNORECASE matches to ASCII ones that str.lower() does not turn into them.
-_FOLDS_TO_ASCII = re.compile("[ſıİK]")
-
-
-def may_hold(sentence: str, lowered: str, words: Iterable[str]) -> bool:
-    """Whether a case-insensitive pattern that needs one of `words` could match: most
-    sentences hold none, and a substring test is far cheaper than the pattern."""
-    for word in words:  # a plain loop: any() over a generator costs more than the tests
-        if word in lowered:
-            return True
-    return _FOLDS_TO_ASCII.search(sentence) is not None
-
 
 _VAGUE_WORDS = tuple(lx.VAGUE_AMOUNTS)
+_VAGUE_CUES = fewest(_VAGUE_WORDS)
 _VAGUE_FACTOR_WORDS = tuple(lx.VAGUE_FACTORS)
 _SCALE_NAMES = ("thousand", "million", "billion", "trillion")
+# Each number in words holds one of these ("a hundred" its scale word).
+NUMBER_WORDS = (*lx.UNITS, *lx.TENS, "hundred", "thousand", "million", "billion", "dozen")
+NUMBER_CUES = fewest(NUMBER_WORDS)
 _SHARE_WORDS = tuple({w.split()[-1] for w in lx.FRACTION_WORDS})
+_SHARE_CUES = fewest(sorted(_SHARE_WORDS))
+_WORDED_CUES = fewest((*_VAGUE_CUES, *_VAGUE_FACTOR_WORDS, *_SCALE_NAMES, *_SHARE_CUES))
+# What every _SCALED_FRACTION match holds: the last word of its fraction, then its scale.
+_FRACTION_BEFORE_SCALE = re.compile(
+    rf"(?:{'|'.join(sorted(_SHARE_WORDS, key=lambda w: (-len(w), w)))})(?:\s+of)?[\s-]+(?:a\s+)?"
+    rf"(?:{'|'.join(_SCALE_NAMES)})\b",
+    re.IGNORECASE,
+)
 _PART = re.compile(rf"(?<![\w$.,-])(?P<part>\d{{1,3}}|{WORD_NUMBER})$", re.IGNORECASE)
 _WHOLE = re.compile(
     rf"(?P<whole>\d{{1,3}}(?:,\d{{3}})*|{WORD_NUMBER})\b(?![-.,]?\d)", re.IGNORECASE
@@ -175,12 +194,15 @@ _RATE_AFTER = re.compile(
 _RATE_BEFORE = re.compile(r"\b(?P<adv>daily|weekly|monthly|annual|yearly)\b[^,.;]{0,30}$", re.I)
 # A stated range written tight: "10-12 people", "$5-7 million", "10–12%".
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d{1,9})?|\d{1,15}(?:\.\d{1,9})?"
-_DIGIT_RANGE = re.compile(
-    rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?(?P<a>{_NUM})%?[-–](?:US\$|\$|€|£|¥)?"
-    rf"(?P<b>{_NUM})(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|[-–/][A-Za-z\d])"
-    r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
-    r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
-    re.IGNORECASE,
+_DIGIT_RANGE = led(
+    re.compile(
+        rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?(?P<a>{_NUM})%?[-–](?:US\$|\$|€|£|¥)?"
+        rf"(?P<b>{_NUM})(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|[-–/][A-Za-z\d])"
+        r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
+        r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
+        re.IGNORECASE,
+    ),
+    r"\d$€£¥U",
 )
 # Two numbers joined by a dash are a tally, not a range, after or before these words ("voted
 # 5-4", "a 3-2 win").
@@ -296,9 +318,11 @@ def _mention(start: int, end: int, kind: str, value: float, **extra) -> Quantity
 
 def _raw_mentions(sentence: str) -> list[Quantity]:
     found: list[Quantity] = []
-    # Most sentences hold no digit: the figure patterns, which all need one, are not tried.
-    figures = holds_digit(sentence)
-    for m in _DIGITS.finditer(sentence) if figures else ():
+    # Most sentences hold no digit: the figure patterns, which all need one, are not tried;
+    # the others are scanned from the first digit, less what a match may hold before it.
+    digit = first_digit(sentence)
+    figures = digit >= 0
+    for m in _DIGITS.finditer(sentence, max(0, digit - _SIGN_AND_CURRENCY)) if figures else ():
         # "10, 000": a thousands group split by a space ("000" alone is never a figure).
         number = float(re.sub(r"[,\s]", "", m.group("num")))
         signed = bool(m.group("sign"))
@@ -341,7 +365,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 currency=lx.CURRENCY_SYMBOLS.get(currency or ""),
             )
         )
-    for m in _ATTACHED_UNIT.finditer(sentence) if figures else ():
+    for m in _ATTACHED_UNIT.finditer(sentence, max(0, digit)) if figures else ():
         # "a 3-inch pipe", "75ml": the unit is stated, whatever noun follows.
         unit = lx.ATTACHED_UNITS[m.group("unit").lower()]
         found.append(
@@ -355,16 +379,22 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
             found.append(
                 _mention(m.start(), m.end(), "ratio" if share else "count", round(value, 4))
             )
-    for m in _VULGAR.finditer(sentence) if any(c in sentence for c in lx.VULGAR_FRACTIONS) else ():
+    for m in _VULGAR.finditer(sentence) if _VULGAR_CHAR.search(sentence) else ():
         value = int(m.group("whole") or 0) + lx.VULGAR_FRACTIONS[m.group("frac")]
         found.append(_mention(m.start(), m.end(), "count", round(value, 4)))
     lowered = sentence.lower()
-    found.extend(_fractions_in_words(sentence, lowered))
+    # Vague amounts, their multiples and fractions in words each need a word of _WORDED_CUES.
+    worded = may_hold(sentence, lowered, _WORDED_CUES)
+    if worded:
+        found.extend(_fractions_in_words(sentence, lowered))
     if figures and ("-" in sentence or "–" in sentence):
         found.extend(_digit_ranges(sentence))
     # Lowercasing keeps offsets unless a character changes length ("İ"): then match any case.
+    numbered = may_hold(sentence, lowered, NUMBER_CUES)
     words = (
-        _WORD_NUMBER.finditer(lowered)
+        ()
+        if not numbered
+        else _WORD_NUMBER.finditer(lowered)
         if len(lowered) == len(sentence)
         else _WORD_NUMBER_ANY_CASE.finditer(sentence)
     )
@@ -379,7 +409,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "count", value))
-    for m in _VAGUE.finditer(sentence) if may_hold(sentence, lowered, _VAGUE_WORDS) else ():
+    vague = worded and may_hold(sentence, lowered, _VAGUE_CUES)
+    for m in _VAGUE.finditer(sentence) if vague else ():
         phrase = m.group("phrase").lower()
         low, high = lx.VAGUE_AMOUNTS[phrase]
         end = m.start() + len(m.group("phrase"))
@@ -397,7 +428,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 float(high),
             )
         )
-    vague_scaled = may_hold(sentence, lowered, _VAGUE_FACTOR_WORDS)
+    vague_scaled = worded and may_hold(sentence, lowered, _VAGUE_FACTOR_WORDS)
     for m in _VAGUE_SCALED.finditer(sentence) if vague_scaled else ():
         (low, high), scale = (
             lx.VAGUE_FACTORS[m.group("factor").lower()],
@@ -417,7 +448,7 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
                 float((high + 1) * scale - 1),
             )
         )
-    multiplied = any(w in lowered for w in _MULTIPLIER_CUES)
+    multiplied = holds_any(lowered, _MULTIPLIER_CUES)
     for m in _MULTIPLIER.finditer(sentence) if multiplied else ():
         word = (m.group("word") or m.group("verb")).lower()
         value = lx.MULTIPLIERS.get(word)
@@ -426,7 +457,8 @@ def _raw_mentions(sentence: str) -> list[Quantity]:
         if value is None:
             continue
         found.append(_mention(m.start(), m.end(), "ratio", value, unit="times"))
-    for m in _IN.finditer(sentence):
+    # The whole after "in" is a figure or a number in words.
+    for m in _IN.finditer(sentence) if figures or numbered else ():
         # The whole, anchored after "in", is tried first: it is cheaper and most often absent.
         whole_m = _WHOLE.match(sentence, m.end())
         if whole_m is None:
@@ -452,7 +484,12 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
     """ "half a million" -> 500,000 (count); "two-thirds of voters" -> 0.667 (ratio)."""
     found: list[Quantity] = []
     # Both patterns try every word of the sentence; most sentences lack the words they need.
-    scaled = may_hold(sentence, lowered, _SCALE_NAMES)
+    # A scaled fraction holds a fraction word before its scale ("and a half" its "half").
+    scaled = (
+        may_hold(sentence, lowered, _SCALE_NAMES)
+        and may_hold(sentence, lowered, _SHARE_CUES)
+        and _FRACTION_BEFORE_SCALE.search(sentence)
+    )
     for m in _SCALED_FRACTION.finditer(sentence) if scaled else ():
         if m.group("frac"):
             whole = _number_text(m.group("whole")) if m.group("whole") else 0.0
@@ -463,7 +500,7 @@ def _fractions_in_words(sentence: str, lowered: str) -> list[Quantity]:
             continue
         value = (whole + fraction) * lx.SCALES[scale.lower()]
         found.append(_mention(m.start(), m.end(), "count", value))
-    share = "of" in lowered and may_hold(sentence, lowered, _SHARE_WORDS)
+    share = "of" in lowered and may_hold(sentence, lowered, _SHARE_CUES)
     for m in _SHARE.finditer(sentence) if share else ():
         before = _WORD_BEFORE.search(sentence, 0, m.start())
         if before and before.group(1).lower() in lx.NOT_A_SHARE_BEFORE:
@@ -523,7 +560,7 @@ def _digit_ranges(sentence: str) -> list[Quantity]:
     """Ranges written tight ("10-12 people", "$5-7 million"); a tally ("voted 420-0", "a
     242-190 majority") is two counts; not year spans ("2019-20") or phone numbers."""
     found = []
-    for m in _DIGIT_RANGE.finditer(sentence):
+    for m in _DIGIT_RANGE.finditer(sentence, max(0, first_digit(sentence) - _CURRENCY)):
         a_text, b_text = m.group("a"), m.group("b")
         if "," not in a_text + b_text and len(a_text) == 3 and len(b_text) == 4:
             continue  # a phone number
@@ -612,6 +649,8 @@ def _join_ranges(sentence: str, found: list[Quantity]) -> list[Quantity]:
 def keep_longest(found: list[Quantity]) -> list[Quantity]:
     """Of overlapping mentions, the one starting first, the longest of those ("two hundred"
     over "two"), in text order."""
+    if len(found) < 2:
+        return list(found)  # most sentences state none
     found.sort(key=lambda q: (q.start, -(q.end - q.start)))
     kept: list[Quantity] = []
     for q in found:
@@ -621,7 +660,10 @@ def keep_longest(found: list[Quantity]) -> list[Quantity]:
     return kept
 
 
-_NUMBER_LABEL = re.compile(r"(?:\bno\.|\bnumber|#|\bpage|\bp\.|\bfigure|\btable)\s*$", re.I)
+_LABELS = ("no.", "number", "#", "page", "p.", "figure", "table")
+_NUMBER_LABEL = re.compile(
+    "(?:" + "|".join(("" if w == "#" else r"\b") + re.escape(w) for w in _LABELS) + r")\s*$", re.I
+)
 
 
 # Numbers that name or locate something rather than count it.
@@ -745,7 +787,8 @@ def find_quantities(sentence: str) -> list[Quantity]:
     result: list[Quantity] = []
     for q in _raw_mentions(sentence):
         before = _before(sentence, q.number_start)
-        if _NUMBER_LABEL.search(before) or _is_year(sentence, q) or _is_identifier(sentence, q):
+        labelled = search_end(_NUMBER_LABEL, before, max(map(len, _LABELS)))
+        if labelled or _is_year(sentence, q) or _is_identifier(sentence, q):
             continue
         if q.qualifier == "exact":
             qualifier, q.start = qualifier_before(sentence, q.number_start)

@@ -124,6 +124,9 @@ def split_sentences(body: str) -> list[Sentence]:
     sentences: list[Sentence] = []
     offset = 0
     for paragraph, line in enumerate(body.split("\n")):
+        if not line or line.isspace():  # the blank lines between paragraphs hold no sentence
+            offset += len(line) + 1
+            continue
         start = 0
         for match in _BOUNDARY.finditer(line):
             if not _is_boundary(line, match):

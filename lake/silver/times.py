@@ -16,7 +16,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from lake.silver import lexicon as lx
-from lake.silver.quantities import Quantity, holds_digit, keep_longest, may_hold, qualifier_before
+from lake.silver.cues import first_digit, led, may_hold
+from lake.silver.quantities import Quantity, keep_longest, qualifier_before
 
 _ZONE_NAMES = "|".join(sorted(lx.TIME_ZONES, key=len, reverse=True))
 _ZONE_WORDS = "|".join(w.capitalize() for w in lx.TIME_ZONE_WORDS)
@@ -27,16 +28,22 @@ _ZONE = (
     r"|\s+(?P<local>local\s+time)\b)"
 )
 # "9:30 p.m.", "9.23pm", "9 a.m."; the meridiem's final dot is part of the time.
-_TWELVE = re.compile(
-    r"(?<![\w.,:$£€])(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<m>[0-5]\d))?\s?(?P<ap>[ap])\.?\s?m\b\.?"
-    rf"(?:{_ZONE})?",
-    re.IGNORECASE,
+_TWELVE = led(
+    re.compile(
+        r"(?<![\w.,:$£€])(?P<h>1[0-2]|0?[1-9])(?:[:.](?P<m>[0-5]\d))?\s?(?P<ap>[ap])\.?\s?m\b\.?"
+        rf"(?:{_ZONE})?",
+        re.IGNORECASE,
+    ),
+    r"\d",
 )
 # "21:45" and "0130": a 24-hour clock only with a zone, "local time" or "hours" after it, or
 # "at / by / until..." right before a colon form; a bare "3:15" may be a ratio or a score.
-_TWENTY_FOUR = re.compile(
-    r"(?<![\w.,:$£€])(?P<h>[01]\d|2[0-3]|\d)(?P<colon>:)?(?P<m>[0-5]\d)(?![\d:])"
-    rf"(?:{_ZONE}|(?P<hours>\s+(?:hours|hrs)\b))?"
+_TWENTY_FOUR = led(
+    re.compile(
+        r"(?<![\w.,:$£€])(?P<h>[01]\d|2[0-3]|\d)(?P<colon>:)?(?P<m>[0-5]\d)(?![\d:])"
+        rf"(?:{_ZONE}|(?P<hours>\s+(?:hours|hrs)\b))?"
+    ),
+    r"\d",
 )
 _CLOCK_CUE = re.compile(
     r"\b(?:at|by|until|till|from|before|after|around|about|since|to)\s+$", re.IGNORECASE
@@ -56,13 +63,18 @@ _DAY = 24 * 60
 def find_times(sentence: str, reference: datetime | None = None) -> list[Quantity]:
     """Every clock time stated in the sentence; of overlapping ones, the longest. reference:
     the article's publication time, which tells an "ET" time's daylight offset."""
+    digit = first_digit(sentence)  # both clock patterns start with a digit
+    figures = digit >= 0
+    # Most sentences name neither noon nor midnight: a substring test is cheaper than the scan.
+    noon = may_hold(sentence, sentence.lower(), _NOON_WORDS)
+    if not (figures or noon):
+        return []
     found: list[Quantity] = []
     day = reference.date() if reference is not None else None
-    figures = holds_digit(sentence)  # both clock patterns need a digit
-    for m in _TWELVE.finditer(sentence) if figures else ():
+    for m in _TWELVE.finditer(sentence, max(0, digit)) if figures else ():
         hour = int(m.group("h")) % 12 + (12 if m.group("ap").lower() == "p" else 0)
         found.append(_time(sentence, m, hour, int(m.group("m") or 0), day))
-    for m in _TWENTY_FOUR.finditer(sentence) if figures else ():
+    for m in _TWENTY_FOUR.finditer(sentence, max(0, digit)) if figures else ():
         zoned = m.group("zone") or m.group("zone_word") or m.group("local") or m.group("hours")
         cue = m.group("colon") and _CLOCK_CUE.search(sentence[max(0, m.start() - 12) : m.start()])
         if len(m.group("h")) == 1 and not m.group("colon"):
@@ -72,8 +84,6 @@ def find_times(sentence: str, reference: datetime | None = None) -> list[Quantit
         if not m.group("colon") and not zoned:
             continue
         found.append(_time(sentence, m, int(m.group("h")), int(m.group("m")), day))
-    # Most sentences name neither noon nor midnight: a substring test is cheaper than the scan.
-    noon = may_hold(sentence, sentence.lower(), _NOON_WORDS)
     for m in _NOON.finditer(sentence) if noon else ():
         before = sentence[max(0, m.start() - 20) : m.start()]
         if not (_CLOCK_CUE.search(before) or _TIME_QUALIFIER.search(before) or m.group("zone")):
