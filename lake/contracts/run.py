@@ -240,10 +240,11 @@ def _register_referenced(lake: Lake, some_rules: list[Rule]) -> None:
 
 
 _CONTEXTS: dict[Path, Any] = {}
-# The Data Docs index lists this many of the newest validation results (every result stays in
-# `_gx/uncommitted/validations`). GE's index builder reads every listed result at each
-# validation, so without a limit a run's validations slow down with the lake's history.
-DOCS_INDEX_RESULTS = 200
+# GE keeps this many of each table's newest validation results (and their Data Docs pages).
+# Each validation's Data Docs build lists and parses the key of every stored result, so an
+# unbounded store slows every run as the history grows; audit.dq_results keeps every rule's
+# result of every run.
+KEPT_RESULTS = 50
 
 
 def _gx_context(lake: Lake):
@@ -260,9 +261,6 @@ def _gx_context(lake: Lake):
         context.variables.progress_bars = ProgressBarsConfig(
             globally=False, metric_calculations=False
         )
-        sites = context.variables.data_docs_sites
-        sites["local_site"]["site_index_builder"]["validation_results_limit"] = DOCS_INDEX_RESULTS
-        context.variables.data_docs_sites = sites
         context.variables.save()
         _CONTEXTS[root] = context
     return context
@@ -306,6 +304,28 @@ def _repair_gx(root: Path) -> list[Path]:
     return removed
 
 
+def prune_results(root: Path, table: str, keep: int = KEPT_RESULTS) -> int:
+    """Remove all but the `keep` newest validation results of `table` from the GE store at
+    `root`, with their Data Docs pages; returns how many results went. Results are stored as
+    <suite path>/<run name>/<run time>/<batch>.json, the run time sortable as text."""
+    removed = 0
+    for base, suffix in (
+        (root / "uncommitted" / "validations", ".json"),
+        (root / "uncommitted" / "data_docs" / "local_site" / "validations", ".html"),
+    ):
+        folder = base.joinpath(*table.split("."))
+        found = sorted(folder.glob(f"*/*/*{suffix}"), key=lambda p: p.parent.name, reverse=True)
+        for old in found[keep:]:
+            old.unlink(missing_ok=True)
+            removed += suffix == ".json"
+            for empty in (old.parent, old.parent.parent):
+                try:
+                    empty.rmdir()
+                except OSError:  # not empty, or gone: another result lives there
+                    break
+    return removed
+
+
 def _docs_index(lake: Lake) -> Path:
     return (lake.root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html").resolve()
 
@@ -316,6 +336,8 @@ def _run_checkpoint(lake, contract, df, run_id, evaluated_at, data_docs) -> list
     from great_expectations.core.run_identifier import RunIdentifier
 
     context = _gx_context(lake)
+    # Room for this run's result, before its Data Docs build lists the store.
+    prune_results(lake.root / "_gx", contract.table, KEPT_RESULTS - 1)
     try:
         source = context.data_sources.get("lake")
     except KeyError:
