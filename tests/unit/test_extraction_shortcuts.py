@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable, Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -40,6 +41,29 @@ _WORDS = [
 def _texts(alphabet: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     piece = st.one_of(st.sampled_from(_WORDS), st.text(alphabet, min_size=1, max_size=6))
     return st.lists(piece, max_size=25).map(" ".join)
+
+
+def _mixed(
+    words: Sequence[str],
+    alphabet: str,
+    *,
+    forms: tuple[Callable[[str], str], ...] = (str.upper,),
+    extra: tuple[st.SearchStrategy[str], ...] = (),
+    max_word: int = 8,
+    max_size: int = 10,
+    join: Callable[[list[str]], str] = " ".join,
+) -> st.SearchStrategy[str]:
+    """Texts of `words` as written, in each of `forms` and with their letters folded, among
+    `extra` pieces and short runs of `alphabet` or the folding letters."""
+    vocab = st.sampled_from(list(words))
+    pieces = st.one_of(
+        vocab,
+        *(vocab.map(form) for form in forms),
+        vocab.map(lambda w: w.translate(_FOLDS)),
+        *extra,
+        st.text(st.sampled_from(alphabet + _FOLDING), max_size=max_word),
+    )
+    return st.lists(pieces, max_size=max_size).map(join)
 
 
 def test_every_known_outlet_name_starts_with_a_letter():
@@ -128,16 +152,12 @@ _WORDED = [
 
 @settings(max_examples=600, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(_WORDED),
-            st.sampled_from(_WORDED).map(str.upper),
-            st.sampled_from(_WORDED).map(lambda w: w.translate(_FOLDS)),
-            st.text(st.sampled_from(f"aefhilnorstuvwxAHIST -{_FOLDING}"), max_size=8),
-            st.sampled_from(quantities._SCALE_NAMES),
-        ),
+    _mixed(
+        _WORDED,
+        "aefhilnorstuvwxAHIST -",
+        extra=(st.sampled_from(quantities._SCALE_NAMES),),
         max_size=12,
-    ).map(" ".join)
+    )
 )
 def test_the_worded_amount_patterns_need_their_words(text):
     """_raw_mentions tries each worded pattern only where `may_hold` finds a word it needs."""
@@ -158,17 +178,7 @@ def test_the_worded_amount_patterns_need_their_words(text):
 
 
 @settings(max_examples=400, deadline=None)
-@given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(times._NOON_WORDS),
-            st.sampled_from(times._NOON_WORDS).map(str.upper),
-            st.sampled_from(times._NOON_WORDS).map(lambda w: w.translate(_FOLDS)),
-            st.text(st.sampled_from(f"dghimnotAIN -:.{_FOLDING}"), max_size=8),
-        ),
-        max_size=8,
-    ).map(" ".join)
-)
+@given(_mixed(times._NOON_WORDS, "dghimnotAIN -:.", max_size=8))
 def test_the_noon_pattern_needs_its_words(text):
     """find_times tries _NOON only where `may_hold` finds noon, midday or midnight."""
     if not quantities.may_hold(text, text.lower(), times._NOON_WORDS):
@@ -224,16 +234,11 @@ def test_a_claims_row_is_what_dataclasses_asdict_gives_with_its_own_list():
 
 @settings(max_examples=600, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(quantities.NUMBER_WORDS),
-            st.sampled_from(quantities.NUMBER_WORDS).map(str.upper),
-            st.sampled_from(quantities.NUMBER_WORDS).map(lambda w: w.translate(_FOLDS)),
-            st.sampled_from(["a", "and", "-", "hundred", "thousand"]),
-            st.text(st.sampled_from(f"adefhilnorstuvwxyzAEIOST -{_FOLDING}"), max_size=8),
-        ),
-        max_size=10,
-    ).map(" ".join)
+    _mixed(
+        quantities.NUMBER_WORDS,
+        "adefhilnorstuvwxyzAEIOST -",
+        extra=(st.sampled_from(["a", "and", "-", "hundred", "thousand"]),),
+    )
 )
 def test_a_number_in_words_needs_a_number_word(text):
     """_raw_mentions looks for numbers in words only where `may_hold` finds a number word."""
@@ -258,16 +263,14 @@ _EVENTS = sorted(lx.EVENT_NOUNS)
 
 @settings(max_examples=600, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(_EVENTS),
-            st.sampled_from(_EVENTS).map(str.upper),
-            st.sampled_from(_EVENTS).map(str.capitalize),
-            st.sampled_from(_EVENTS).map(lambda w: w.translate(_FOLDS)),
-            st.text(st.sampled_from(f"aeiklmnrstgAEKS0-'’ .,éß{_FOLDING}"), max_size=6),
-        ),
+    _mixed(
+        _EVENTS,
+        "aeiklmnrstgAEKS0-'’ .,éß",
+        forms=(str.upper, str.capitalize),
+        max_word=6,
         max_size=12,
-    ).map(lambda words: "".join(words) if len(words) % 3 == 0 else " ".join(words))
+        join=lambda words: "".join(words) if len(words) % 3 == 0 else " ".join(words),
+    )
 )
 def test_the_event_noun_pattern_finds_the_words_a_loop_over_every_word_finds(text):
     """date_key finds event nouns with one pattern, not a test of every word."""
@@ -279,16 +282,11 @@ def test_the_event_noun_pattern_finds_the_words_a_loop_over_every_word_finds(tex
 
 @settings(max_examples=400, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(measure._FRAME_NOUNS),
-            st.sampled_from(measure._FRAME_NOUNS).map(str.upper),
-            st.sampled_from(measure._FRAME_NOUNS).map(lambda w: w.translate(_FOLDS)),
-            st.sampled_from(["in an", "during the", "at a", "In his", "on", "last"]),
-            st.text(st.sampled_from(f"abcefgiknoprstvwIS -{_FOLDING}"), max_size=8),
-        ),
-        max_size=10,
-    ).map(" ".join)
+    _mixed(
+        measure._FRAME_NOUNS,
+        "abcefgiknoprstvwIS -",
+        extra=(st.sampled_from(["in an", "during the", "at a", "In his", "on", "last"]),),
+    )
 )
 def test_the_sourcing_frame_needs_its_noun(text):
     """date_key tries _SOURCING_FRAME only where `may_hold` finds one of its nouns."""
@@ -318,16 +316,13 @@ _DATE_WORDS = [
 
 @settings(max_examples=800, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(_DATE_WORDS),
-            st.sampled_from(_DATE_WORDS).map(str.upper),
-            st.sampled_from(_DATE_WORDS).map(str.lower),
-            st.sampled_from(_DATE_WORDS).map(lambda w: w.translate(_FOLDS)),
-            st.text(st.sampled_from(f"aedhimnorstuyADJMST0129 -.,{_FOLDING}"), max_size=6),
-        ),
+    _mixed(
+        _DATE_WORDS,
+        "aedhimnorstuyADJMST0129 -.,",
+        forms=(str.upper, str.lower),
+        max_word=6,
         max_size=12,
-    ).map(" ".join)
+    )
 )
 def test_each_date_pattern_needs_its_cue(text):
     """find_dates runs a pattern only on a sentence that holds its kind's cue."""
@@ -360,15 +355,13 @@ _NUMBERISH = [*attribution._NUMBER_BEFORE_WORDS, "7", "42", "and", "the", "confi
 
 @settings(max_examples=600, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(_NUMBERISH),
-            st.sampled_from(_NUMBERISH).map(str.upper),
-            st.sampled_from(_NUMBERISH).map(lambda w: w.translate(_FOLDS)),
-            st.text(st.sampled_from(f"aefinorstvx1 \t\n\u2003\u00a0,-{_FOLDING}"), max_size=6),
-        ),
+    _mixed(
+        _NUMBERISH,
+        "aefinorstvx1 \t\n\u2003\u00a0,-",
+        max_word=6,
         max_size=12,
-    ).map("".join),
+        join="".join,
+    ),
 )
 def test_a_number_before_is_found_from_the_tail(text):
     """number_before searches only the last characters of the text."""
@@ -384,14 +377,7 @@ _LABELLED = [*quantities._LABELS, "No.", "PAGE", "p", "no", "7", "the", "#1"]
 
 @settings(max_examples=400, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from(_LABELLED),
-            st.sampled_from(_LABELLED).map(lambda w: w.translate(_FOLDS)),
-            st.text(st.sampled_from(f"abegilnoprtu.# \t\n\u2003{_FOLDING}"), max_size=6),
-        ),
-        max_size=10,
-    ).map("".join),
+    _mixed(_LABELLED, "abegilnoprtu.# \t\n\u2003", forms=(), max_word=6, join="".join),
 )
 def test_a_number_label_is_found_from_the_tail(text):
     """find_quantities searches for a label ("No.", "page") only in the last characters."""
@@ -438,14 +424,12 @@ def test_the_last_words_are_found_from_the_tail(text, count, reach):
 
 @settings(max_examples=400, deadline=None)
 @given(
-    st.lists(
-        st.one_of(
-            st.sampled_from([*quantities.NUMBER_WORDS, "a", "year", "days", "months", "old"]),
-            st.sampled_from(quantities.NUMBER_WORDS).map(lambda w: w.translate(_FOLDS)),
-            st.text(st.sampled_from(f"adehmnorstuwyY -{_FOLDING}"), max_size=8),
-        ),
-        max_size=10,
-    ).map(" ".join)
+    _mixed(
+        quantities.NUMBER_WORDS,
+        "adehmnorstuwyY -",
+        forms=(),
+        extra=(st.sampled_from(["a", "year", "days", "months", "old"]),),
+    )
 )
 def test_a_stated_period_needs_a_digit_or_a_number_word(text):
     """find_durations tries _STATED only where a digit or a number word is."""
