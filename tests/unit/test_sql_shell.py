@@ -38,11 +38,12 @@ def test_an_unfinished_statement_waits_for_its_semicolon():
 
 
 _plain = st.text(
-    # No quotes, comments or brackets, which sqlparse pairs (it also quotes with ´, which Spark
-    # SQL never does): a `;` between them is not an end.
-    alphabet=st.characters(blacklist_characters=";'\"`´-\\()[]", blacklist_categories=("Cs",)),
+    # No quotes, comments or brackets, which sqlparse pairs (it also quotes with ´ and `$$` or
+    # `$tag$`, which Spark SQL never does; `/*` and `#` open comments): a `;` between them is
+    # not an end. Nor T-SQL's batch separator `GO`, at which sqlparse ends a statement.
+    alphabet=st.characters(blacklist_characters=";'\"`´-\\()[]$*#", blacklist_categories=("Cs",)),
     min_size=1,
-).filter(str.strip)
+).filter(lambda text: text.strip() and "GO" not in text)
 
 
 @given(st.lists(_plain, min_size=1, max_size=6))
