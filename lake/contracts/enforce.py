@@ -18,6 +18,7 @@ from lake.contracts.run import (
     ValidationReport,
     apply_severities,
     record_results,
+    update_docs,
     validate,
 )
 from lake.contracts.spec import load_contracts
@@ -44,18 +45,8 @@ def enforce(
     """Validate `df` (rows about to be written to `table`) against its contract in
     expectations/contracts/; raises ContractViolation on a `fail` rule. `bindings` maps lake
     tables the rules name to the relations to read instead (Contract.bound)."""
-    contract = load_contracts().get(table)
-    if contract is None:
-        return Enforced(df, None, 0, None)
-    contract = contract.bound(bindings or {})
-    report = validate(spark, lake, contract, df, run_id)
-    record_results(spark, lake, report, run_id)
-    good, bad = apply_severities(spark, lake, contract, df, report)
-    if bad is None:
-        return Enforced(good, None, 0, report)
-    ids = bad.select(key).distinct().persist() if key else None
-    count = ids.count() if ids is not None else bad.count()
-    return Enforced(good, ids, count, report)
+    (done,) = enforce_tables(spark, lake, [(table, df)], run_id, bindings=bindings, key=key)
+    return done
 
 
 def enforce_tables(
@@ -64,16 +55,44 @@ def enforce_tables(
     batches: list[tuple[str, DataFrame]],
     run_id: str,
     bindings: dict[str, str] | None = None,
+    key: str | None = None,
 ) -> list[Enforced]:
-    """Enforce several tables' contracts, recording every result before raising: when `fail`
-    rules break in more than one table, all of them are in audit.dq_results and the first
-    violation is raised."""
+    """Enforce several tables' contracts: validate each, record every result (one
+    audit.dq_results commit, one Data Docs build), then act. When `fail` rules break in more
+    than one table, all of them are in audit.dq_results and the first violation is raised."""
+    contracts = load_contracts()
+    checked = []
+    try:
+        for table, df in batches:
+            contract = contracts.get(table)
+            if contract is not None:
+                contract = contract.bound(bindings or {})
+                report = validate(spark, lake, contract, df, run_id, data_docs=False)
+            else:
+                report = None
+            checked.append((contract, df, report))
+    finally:  # what was checked is recorded, even when a later contract does not fit
+        reports = [report for _, _, report in checked if report is not None]
+        if reports:
+            record_results(spark, lake, reports, run_id)
+            documented = iter(update_docs(lake, reports))
+            checked = [(c, df, None if r is None else next(documented)) for c, df, r in checked]
     done, violations = [], []
-    for table, df in batches:
+    for contract, df, report in checked:
+        if report is None:
+            done.append(Enforced(df, None, 0, None))
+            continue
         try:
-            done.append(enforce(spark, lake, table, df, run_id, bindings=bindings))
+            good, bad = apply_severities(spark, lake, contract, df, report)
         except ContractViolation as violation:
             violations.append(violation)
+            continue
+        if bad is None:
+            done.append(Enforced(good, None, 0, report))
+            continue
+        ids = bad.select(key).distinct().persist() if key else None
+        count = ids.count() if ids is not None else bad.count()
+        done.append(Enforced(good, ids, count, report))
     if violations:
         raise violations[0]
     return done
@@ -113,12 +132,15 @@ def validate_current(
             f"no contract for {', '.join(unknown)}; contracts: {', '.join(sorted(contracts))}"
         )
     lake.register_all()  # table rules name other tables (bronze.articles, gold.facts...)
-    checked = []
-    for table in sorted(tables or contracts):
-        if not lake.exists(table):
-            checked.append(TableValidation(table, None))
-            continue
-        report = validate(spark, lake, contracts[table], lake.read(table), run_id)
-        record_results(spark, lake, report, run_id)
-        checked.append(TableValidation(table, report))
-    return checked
+    reports: dict[str, ValidationReport] = {}
+    try:
+        for table in sorted(tables or contracts):
+            if lake.exists(table):
+                reports[table] = validate(
+                    spark, lake, contracts[table], lake.read(table), run_id, data_docs=False
+                )
+    finally:  # what was checked is recorded, even when a later contract does not fit
+        if reports:
+            record_results(spark, lake, reports.values(), run_id)
+            reports = dict(zip(reports, update_docs(lake, reports.values()), strict=True))
+    return [TableValidation(table, reports.get(table)) for table in sorted(tables or contracts)]

@@ -6,6 +6,7 @@
   (evaluating each rule in Spark; a NULL predicate counts as broken, never drops a row) and
   leaves `warn` rules to the record.
 - `record_results` appends one row per rule to `audit.dq_results`, passes included.
+- `update_docs` renders validations' Data Docs pages and the site index once for several.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import json
 import re
 import time
 import uuid
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -115,6 +117,8 @@ class ValidationReport:
     results: tuple[RuleResult, ...]
     seconds: float
     data_docs: Path | None = None
+    # GE's keys of the stored result and its suite, for the Data Docs build (update_docs).
+    docs_keys: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def success(self) -> bool:
@@ -150,6 +154,8 @@ def validate(
     data_docs: bool = True,
 ) -> ValidationReport:
     """Run the contract's rules on `df` through a GE checkpoint; returns one result per rule.
+    `data_docs`: render its Data Docs page now (else the caller's update_docs does, once for
+    several validations).
 
     Raises ContractError when the contract does not fit the data (missing columns, SQL that
     Spark cannot analyse); broken rules are results, not errors (see apply_severities).
@@ -164,23 +170,39 @@ def validate(
     df.createOrReplaceTempView(view)
     try:
         _preflight(spark, lake, contract, all_rules, df, view)
-        outcomes = _run_checkpoint(lake, contract, df, run_id, evaluated_at, data_docs)
+        outcomes, keys = _run_checkpoint(lake, contract, df, run_id, evaluated_at)
         results = _results(spark, contract, all_rules, outcomes, df, view)
     finally:
         spark.catalog.dropTempView(view)
         spark.catalog.dropTempView("tmp_view")  # GE's fixed name for {batch}
         if cached_here:
             df.unpersist()
-    docs = _docs_index(lake) if data_docs else None
-    return ValidationReport(
+    report = ValidationReport(
         table=contract.table,
         contract=_contract_name(contract),
         run_id=run_id,
         evaluated_at=evaluated_at,
         results=tuple(results),
         seconds=round(time.perf_counter() - started, 3),
-        data_docs=docs if docs is not None and docs.exists() else None,
+        docs_keys=keys,
     )
+    if data_docs:
+        (report,) = update_docs(lake, [report])
+    return report
+
+
+def update_docs(lake: Lake, reports: Iterable[ValidationReport]) -> list[ValidationReport]:
+    """Render the reports' validation and suite pages and the site's index in one Data Docs
+    build (what GE's UpdateDataDocsAction does per validation: each build also re-renders the
+    index, which lists every stored result); returns the reports with their `data_docs`."""
+    reports = list(reports)
+    keys = [k for r in reports for k in r.docs_keys]
+    if not keys:
+        return reports
+    _gx_context(lake).build_data_docs(resource_identifiers=keys, build_index=True)
+    index = _docs_index(lake)
+    found = index if index.exists() else None
+    return [replace(r, data_docs=found) for r in reports]
 
 
 def _contract_name(contract: Contract) -> str:
@@ -330,10 +352,13 @@ def _docs_index(lake: Lake) -> Path:
     return (lake.root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html").resolve()
 
 
-def _run_checkpoint(lake, contract, df, run_id, evaluated_at, data_docs) -> list:
+def _run_checkpoint(lake, contract, df, run_id, evaluated_at) -> tuple[list, tuple]:
+    """The rules' outcomes, and the keys of the stored result and its suite."""
     import great_expectations as gx
-    from great_expectations.checkpoint import UpdateDataDocsAction
     from great_expectations.core.run_identifier import RunIdentifier
+    from great_expectations.data_context.types.resource_identifiers import (
+        ExpectationSuiteIdentifier,
+    )
 
     context = _gx_context(lake)
     # Room for this run's result, before its Data Docs build lists the store.
@@ -356,12 +381,11 @@ def _run_checkpoint(lake, contract, df, run_id, evaluated_at, data_docs) -> list
     definition = context.validation_definitions.add_or_update(
         gx.ValidationDefinition(name=contract.table, data=batch, suite=suite)
     )
-    actions = [UpdateDataDocsAction(name="update_data_docs")] if data_docs else []
     checkpoint = context.checkpoints.add_or_update(
         gx.Checkpoint(
             name=contract.table,
             validation_definitions=[definition],
-            actions=actions,
+            actions=[],
             result_format={"result_format": "SUMMARY", "partial_unexpected_count": SAMPLE_ROWS},
         )
     )
@@ -369,8 +393,8 @@ def _run_checkpoint(lake, contract, df, run_id, evaluated_at, data_docs) -> list
         batch_parameters={"dataframe": df},
         run_id=RunIdentifier(run_name=run_id, run_time=evaluated_at),
     )
-    (suite_result,) = result.run_results.values()
-    return list(suite_result.results)
+    ((key, suite_result),) = result.run_results.items()
+    return list(suite_result.results), (key, ExpectationSuiteIdentifier(name=suite.name))
 
 
 def _results(spark, contract, all_rules, outcomes, df, view) -> list[RuleResult]:
@@ -567,8 +591,16 @@ def _write_quarantine(lake: Lake, contract: Contract, bad: DataFrame) -> None:
 # --- audit -----------------------------------------------------------------------------------
 
 
-def record_results(spark: SparkSession, lake: Lake, report: ValidationReport, run_id: str) -> int:
-    """Append one row per rule to audit.dq_results; returns the table's new version."""
+def record_results(
+    spark: SparkSession,
+    lake: Lake,
+    reports: ValidationReport | Iterable[ValidationReport],
+    run_id: str,
+) -> int:
+    """Append one row per rule of each report to audit.dq_results, in one commit; returns the
+    table's new version."""
+    if isinstance(reports, ValidationReport):
+        reports = [reports]
     rows = [
         (
             run_id,
@@ -583,6 +615,7 @@ def record_results(spark: SparkSession, lake: Lake, report: ValidationReport, ru
             json.dumps(list(r.unexpected_sample), default=str, ensure_ascii=False),
             report.evaluated_at,
         )
+        for report in reports
         for r in report.results
     ]
     return lake.append(AUDIT_DQ_RESULTS, spark.createDataFrame(rows, AUDIT_DQ_RESULTS.schema))

@@ -8,6 +8,7 @@ the line and what to change: a contract is edited by hand, and a typo must not p
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -256,7 +257,8 @@ def load_contracts(directory: str | Path | None = None) -> dict[str, Contract]:
         raise ContractError(f"{directory}: no such contracts folder")
     found: dict[str, Contract] = {}
     for path in sorted([*directory.glob("*.yml"), *directory.glob("*.yaml")]):
-        contract = load_contract(path)
+        stat = path.stat()
+        contract = _load_unchanged(path, stat.st_mtime_ns, stat.st_size)
         if contract.table in found:
             raise ContractError(
                 f"{path}: {contract.table} already has a contract in "
@@ -264,6 +266,13 @@ def load_contracts(directory: str | Path | None = None) -> dict[str, Contract]:
             )
         found[contract.table] = contract
     return found
+
+
+# Every enforcement reads the folder; a file parses and checks again only once it changed
+# (contracts are frozen models, so sharing them is safe).
+@lru_cache(maxsize=256)
+def _load_unchanged(path: Path, mtime_ns: int, size: int) -> Contract:
+    return load_contract(path)
 
 
 def _reject_duplicate_keys(path: Path, node: Any) -> None:

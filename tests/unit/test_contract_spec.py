@@ -117,6 +117,23 @@ def test_the_shipped_contracts_load():
     }
 
 
+def test_a_folder_read_again_gives_each_files_current_contract(tmp_path):
+    # Every enforcement reads the folder; an unchanged file is not parsed again, an edited
+    # one is, and a broken edit is refused on every read, not served from before.
+    path = _write(tmp_path, VALID)
+    first = load_contracts(tmp_path)["silver.things"]
+    assert load_contracts(tmp_path)["silver.things"] is first
+    path.write_text(textwrap.dedent(VALID).replace("severity: quarantine", "severity: warn", 1))
+    edited = load_contracts(tmp_path)["silver.things"]
+    assert [r.severity for r in rules(edited)].count("quarantine") == (
+        [r.severity for r in rules(first)].count("quarantine") - 1
+    )
+    path.write_text(textwrap.dedent(VALID).replace("severity:", "severty:", 1))
+    for _ in range(2):
+        with pytest.raises(ContractError, match="severty"):
+            load_contracts(tmp_path)
+
+
 def test_a_typo_in_a_key_names_file_line_and_the_odcs_schema_refuses_it(tmp_path):
     text = VALID.replace("        unique: true", "        uniqe: true")
     message = _error(_write(tmp_path, text))
