@@ -6,9 +6,10 @@ that quarantine splits rows by evaluating the rule itself rather than GE's parti
 - column properties: ExpectColumnValuesToNotBeNull / ToBeUnique / ToBeInSet / ToBeBetween /
   ToBeOfType, named `<column>_not_null`, `_unique`, `_allowed_values`, `_between`, `_type`.
   As in GE, a NULL is not a violation of allowed_values or min/max (use nullable: false).
-- row rules: UnexpectedRowsExpectation over `NOT coalesce((predicate), false)`: a row where the
+- row rules: UnexpectedRowsCountExpectation (lake.contracts.lean: GE's UnexpectedRowsExpectation
+  without its fetch of rows) over `NOT coalesce((predicate), false)`: a row where the
   predicate is NULL breaks the rule, in GE's count and in the quarantine split alike.
-- table rules: UnexpectedRowsExpectation over the rule's own query. GE runs it with the
+- table rules: UnexpectedRowsCountExpectation over the rule's own query. GE runs it with the
   session's `spark.sql` after naming the batch as a temp view, so the query may join any table
   in the Spark catalog (bronze.articles); `{table}` is accepted as a synonym of `{batch}`.
 
@@ -150,6 +151,8 @@ def expectation(rule: Rule, contract: Contract):
     """The GE expectation checking one rule, tagged with the rule in its `meta`."""
     import great_expectations.expectations as gxe
 
+    from lake.contracts.lean import UnexpectedRowsCountExpectation
+
     common = {
         "meta": {
             "rule": rule.name,
@@ -182,9 +185,9 @@ def expectation(rule: Rule, contract: Contract):
         # GE fills {batch} with str.format: braces of the predicate itself are doubled.
         predicate = rule.predicate.replace("{", "{{").replace("}", "}}")
         query = f"SELECT * FROM {{batch}} WHERE NOT coalesce(({predicate}), false)"
-        return gxe.UnexpectedRowsExpectation(unexpected_rows_query=query, **common)
+        return UnexpectedRowsCountExpectation(unexpected_rows_query=query, **common)
     if rule.check == "query":
-        return gxe.UnexpectedRowsExpectation(unexpected_rows_query=rule.query, **common)
+        return UnexpectedRowsCountExpectation(unexpected_rows_query=rule.query, **common)
     raise ValueError(f"unknown check {rule.check!r}")
 
 
