@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-from pyspark.sql import SparkSession
+from pyspark.sql import SparkSession, Window
 from pyspark.sql import functions as F
 
 from lake.config import Settings
@@ -30,6 +30,10 @@ from lake.storage import Lake, LakeError
 
 # Delta writes this into every commit's userMetadata (DESCRIBE HISTORY: "written_by").
 COMMIT_METADATA = "spark.databricks.delta.commitInfo.userMetadata"
+
+
+# The key that marks RunContext._published as read (no unit is named so).
+_READ = ""
 
 
 def _quiet(message: str) -> None:
@@ -50,6 +54,18 @@ class RunContext:
     report: Callable[[str], None] = _quiet
     # Rebuild derived tables whole, not only what changed (`claimhouse run --full-refresh`).
     full_refresh: bool = False
+    # Each unit's latest published audit.layer_runs row, read in one query on first use
+    # (last_published); shared by copies of this context. The writer lock keeps other runs
+    # from recording meanwhile, and _record keeps it current.
+    _published: dict[str, dict[str, Any] | None] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def last_published(self, unit: str) -> dict[str, Any] | None:
+        """The unit's latest published row of audit.layer_runs, as a dict (None: never)."""
+        if not self._published:
+            self._published.update({_READ: None, **latest_published(self.lake)})
+        return self._published.get(unit)
 
 
 @contextmanager
@@ -131,7 +147,11 @@ def execute(unit: Unit, ctx: RunContext, force: bool = False) -> UnitResult:
     inputs = pin(ctx.lake, unit.inputs)
     code = unit.code_version(ctx.settings)
     force = force or ctx.full_refresh
-    if not force and unit.unchanged is not None and _is_current(ctx.lake, unit, inputs, code):
+    if (
+        not force
+        and unit.unchanged is not None
+        and _is_current(ctx.lake, unit, inputs, code, ctx.last_published(unit.name))
+    ):
         summary = unit.unchanged()
         result = UnitResult(unit.name, "unchanged", summary, inputs, {}, 0.0)
         ctx.report(_stamped(summary.describe()))
@@ -158,28 +178,38 @@ def _stamped(line: str) -> str:
     return f"{datetime.now().astimezone():%H:%M:%S} {line}"
 
 
+def latest_published(lake: Lake) -> dict[str, dict[str, Any]]:
+    """Each unit's latest published row of audit.layer_runs, as a dict, in one query."""
+    if not lake.exists(AUDIT_LAYER_RUNS.name):
+        return {}
+    newest = Window.partitionBy("unit").orderBy(F.desc("finished_at"))
+    rows = (
+        lake.read(AUDIT_LAYER_RUNS.name)
+        .where(F.col("status") == "published")
+        .withColumn("_newest", F.row_number().over(newest))
+        .where(F.col("_newest") == 1)
+        .drop("_newest")
+        .collect()
+    )
+    return {row["unit"]: row.asDict() for row in rows}
+
+
 def last_published(lake: Lake, unit: str) -> dict[str, Any] | None:
     """The unit's latest published row of audit.layer_runs, as a dict (None: never)."""
-    if not lake.exists(AUDIT_LAYER_RUNS.name):
-        return None
-    row = (
-        lake.read(AUDIT_LAYER_RUNS.name)
-        .where((F.col("unit") == unit) & (F.col("status") == "published"))
-        .orderBy(F.desc("finished_at"))
-        .first()
-    )
-    return None if row is None else row.asDict()
+    return latest_published(lake).get(unit)
 
 
 def is_current(lake: Lake, unit: Unit, settings: Settings) -> bool:
     """Whether `execute` would skip the unit now."""
-    return _is_current(lake, unit, pin(lake, unit.inputs), unit.code_version(settings))
+    inputs, code = pin(lake, unit.inputs), unit.code_version(settings)
+    return _is_current(lake, unit, inputs, code, last_published(lake, unit.name))
 
 
-def _is_current(lake: Lake, unit: Unit, inputs: dict[str, int], code: str) -> bool:
+def _is_current(
+    lake: Lake, unit: Unit, inputs: dict[str, int], code: str, last: dict[str, Any] | None
+) -> bool:
     """The last published run read these input versions with this code, and its outputs are
     still at the versions it wrote (nobody wrote them since)."""
-    last = last_published(lake, unit.name)
     if last is None or last["code_version"] != code or dict(last["inputs"] or {}) != inputs:
         return False
     # A unit may record more than its outputs (gold: every table dbt builds).
@@ -213,3 +243,5 @@ def _record(
         "error": None if error is None else str(error)[:4000],
     }
     ctx.lake.append(AUDIT_LAYER_RUNS, ctx.spark.createDataFrame([row], AUDIT_LAYER_RUNS.schema))
+    if status == "published" and ctx._published:
+        ctx._published[unit.name] = row

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
@@ -27,7 +28,7 @@ from pyspark.sql import functions as F
 from lake.config import Settings
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.contracts.run import ContractViolation
-from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit, last_published
+from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit
 from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, SILVER_ARTICLE_STORIES
 from lake.spark import LOG4J_CONF, conf_restored
 from lake.storage import Lake, LakeError
@@ -230,7 +231,7 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
     since, why = (
         (None, "a full refresh was asked for")
         if ctx.full_refresh
-        else incremental_base(ctx.lake, ctx.settings, inputs)
+        else incremental_base(ctx.lake, ctx.settings, inputs, ctx.last_published(UNIT.name))
     )
     if since is None:
         ctx.progress(f"gold: rebuilding every story ({why})")
@@ -260,14 +261,13 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
 
 
 def incremental_base(
-    lake: Lake, settings: Settings, upto: Mapping[str, int]
+    lake: Lake, settings: Settings, upto: Mapping[str, int], last: Mapping[str, Any] | None
 ) -> tuple[dict[str, int] | None, str]:
     """The silver versions the last published gold was built from, when an incremental build
     may start from its tables: same dbt project, every table dbt builds still at the version
     that build left (no failed or rejected build wrote them since), and silver's changes from
     there to `upto` (this run's versions) still readable. Else None, and why every story is
-    rebuilt."""
-    last = last_published(lake, UNIT.name)
+    rebuilt. `last`: gold's latest published row of audit.layer_runs."""
     if last is None:
         return None, "no gold published yet"
     if last["code_version"] != project_digest(settings.dbt_project):

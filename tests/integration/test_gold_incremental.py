@@ -12,6 +12,7 @@ from pyspark.sql import functions as F
 
 from lake.config import load_settings
 from lake.gold.build import incremental_base
+from lake.layer import last_published
 from lake.pipeline import run_pipeline
 from lake.schemas import GOLD_BUILD_TABLES, SILVER_CLAIMS
 from lake.storage import Lake
@@ -105,16 +106,16 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
     def now() -> dict[str, int]:
         return {t: lake.version(t) for t in ("silver.claims", "silver.article_stories")}
 
-    assert incremental_base(lake, settings, now())[0] is not None
+    assert incremental_base(lake, settings, now(), last_published(lake, "gold"))[0] is not None
     built_from = lake.version("silver.claims")
     lake.overwrite(SILVER_CLAIMS, lake.read("silver.claims").localCheckpoint())
-    assert incremental_base(lake, settings, now())[0] is not None
+    assert incremental_base(lake, settings, now(), last_published(lake, "gold"))[0] is not None
     spark.conf.set("spark.databricks.delta.retentionDurationCheck.enabled", "false")
     try:
         spark.sql(f"VACUUM delta.`{lake.path('silver.claims')}` RETAIN 0 HOURS")
     finally:
         spark.conf.unset("spark.databricks.delta.retentionDurationCheck.enabled")
-    assert incremental_base(lake, settings, now()) == (
+    assert incremental_base(lake, settings, now(), last_published(lake, "gold")) == (
         None,
         f"silver.claims's changes after version {built_from} are not readable (vacuumed, or "
         "its change data feed was off then)",

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from lake.cli import app
 from lake.config import load_settings
 from lake.gold import build as gold
-from lake.layer import is_current
+from lake.layer import is_current, latest_published
 from lake.pipeline import run_pipeline
 from lake.schemas import AUDIT_LAYER_RUNS, GOLD_RELEASE, GOLD_TABLES
 from lake.silver import publish as silver_claims
@@ -54,6 +54,10 @@ def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
     assert evidence == {r[0] for r in reconciled.select("claim_id").collect()}
     assert evidence.isdisjoint(r["claim_id"] for r in quarantined)
 
+    # Each unit's latest published run, read in one query (a run reads it once).
+    assert {unit: row["run_id"] for unit, row in latest_published(lake).items()} == dict.fromkeys(
+        ("bronze", "silver.claims", "silver.stories", "gold"), "strict1"
+    )
     # With quarantined claims too, a rerun with no new file skips silver.claims and gold
     # (`execute` skips a current unit; test_cli's rerun shows that end to end).
     assert is_current(lake, silver_claims.UNIT, settings)
