@@ -23,7 +23,7 @@ from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtP
 
 from lake.config import Settings, load_settings
 from lake.gold import build as gold
-from lake.gold.build import INTERNAL, dbt_args, dbt_project_files
+from lake.gold.build import INTERNAL, artifact_run_id, dbt_args, dbt_project_files
 from lake.layer import CandidateRejected, RunContext, execute
 from lake.schemas import GOLD_RELEASE
 from lake.storage import Lake
@@ -178,17 +178,12 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
 def run_results(settings: Settings, run_id: str) -> list[Mapping[str, Any]]:
     """Run `run_id`'s results from dbt's run_results.json (where build_gold's dbt_args put
     it); none when the file is another run's (dbt never got to write this one's)."""
-    args = dbt_args("build", settings, run_id)
+    args = dbt_args("build", settings)
     path = Path(args[args.index("--target-path") + 1]) / "run_results.json"
     if not path.exists():
         return []
     data = json.loads(path.read_text())
-    run_vars = data.get("args", {}).get("vars") or {}
-    if isinstance(run_vars, str):
-        run_vars = json.loads(run_vars)
-    if run_vars.get("run_id") != run_id:
-        return []
-    return data.get("results", [])
+    return data.get("results", []) if artifact_run_id(data) == run_id else []
 
 
 def _models_in_dependency_order(manifest: Mapping[str, Any]) -> list[str]:

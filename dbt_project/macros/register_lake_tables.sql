@@ -66,8 +66,3 @@
               ~ " gold views registered from " ~ root, info=true) %}
   {% endif %}
 {% endmacro %}
-
-{#- The warehouse folder every lake table is under (<root>/<layer>/<table>). -#}
-{% macro warehouse_root() -%}
-    {{- env_var('CLAIMHOUSE_WAREHOUSE', flags.PROFILES_DIR ~ '/../warehouse') -}}
-{%- endmacro %}

@@ -1,5 +1,5 @@
 {#- Gold per touched story. Every intermediate model and mart is incremental on story_id: a
-    build that names the silver versions gold was last built from (var `since`, which claimhouse
+    build that names the silver versions gold was last built from (`since`, which claimhouse
     passes) rebuilds only the stories int_touched_stories lists, and its rows replace exactly
     those stories' rows (strategies `replace_stories` and `merge_stories`, below), so a story
     that vanished (its articles regrouped) loses its rows too. Learned synonyms are
@@ -8,9 +8,22 @@
     build without `since` (`dbt build` from a shell on a built warehouse) rebuilds every story
     the same way; `--full-refresh` replaces the tables. -#}
 
+{#- A value claimhouse passes a build: `run_id`, and `since` and `upto` for an incremental one.
+    They come in the JSON object DBT_ENV_CUSTOM_ENV_CLAIMHOUSE_BUILD, read at run time only,
+    not as --vars: dbt parses the whole project again whenever --vars change, which each run's
+    would (and dbt's artifacts then name the build in metadata.env). A --vars value of the same
+    name wins (a unit test's override, a build from a shell). -#}
+{% macro build_var(name) -%}
+    {%- set given = var(name, none) -%}
+    {%- if given or not execute -%}
+        {{- return(given) -}}
+    {%- endif -%}
+    {{- return(fromjson(env_var('DBT_ENV_CUSTOM_ENV_CLAIMHOUSE_BUILD', '{}')).get(name)) -}}
+{%- endmacro %}
+
 {#- The id stamped on the rows this build writes: claimhouse's run id, else dbt's. -#}
 {% macro build_id() -%}
-    {{- var('run_id') or invocation_id -}}
+    {{- build_var('run_id') or invocation_id -}}
 {%- endmacro %}
 
 {#- A subquery of the story ids this build rebuilds. -#}
@@ -25,15 +38,15 @@
     `incremental`: the model's is_incremental() (a macro calling it would miss a unit test's
     override). -#}
 {% macro story_filter(incremental, after_synonyms=false, column='story_id') -%}
-    {%- if incremental and var('since') %}where {{ column }} in {{ touched_stories(after_synonyms) }}{% endif -%}
+    {%- if incremental and build_var('since') %}where {{ column }} in {{ touched_stories(after_synonyms) }}{% endif -%}
 {%- endmacro %}
 
 {#- The rows a build replaces: `<column> in (...)` listing the stories this build rebuilds (run
     time: they are known once int_touched_stories, and int_measure_merges for `after_synonyms`,
-    are built), or every row without var `since`. Literal ids, because Delta's REPLACE WHERE,
+    are built), or every row without `since`. Literal ids, because Delta's REPLACE WHERE,
     like its DELETE and a MERGE's clause conditions, takes no subquery. -#}
 {% macro replaced_stories(after_synonyms=false, column='story_id') -%}
-    {%- if not var('since') -%}
+    {%- if not build_var('since') -%}
         true
     {%- else -%}
         {%- set ids = run_query(

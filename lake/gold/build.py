@@ -100,10 +100,20 @@ class GoldBuildError(LakeError):
     """dbt build failed: a model did not build or a test with severity error failed."""
 
 
+# The build's values dbt reads (macros/stories.sql: build_var): a variable, not --vars, so
+# dbt's partial parsing survives from run to run; dbt copies it into its artifacts' metadata.env.
+BUILD_VARIABLE = "DBT_ENV_CUSTOM_ENV_CLAIMHOUSE_BUILD"
+
+
 @contextmanager
-def _dbt_environment(settings: Settings, writer: str | None = None):
-    """The variables profiles.yml and dbt_project.yml read, pointing at this run's warehouse;
-    `writer` (the run's commit label) names dbt's Delta commits as the run's, not dbt's."""
+def _dbt_environment(
+    settings: Settings, writer: str | None = None, build: Mapping[str, Any] | None = None
+):
+    """The variables profiles.yml and the project read, pointing at this run's warehouse;
+    `writer` (the run's commit label) names dbt's Delta commits as the run's, not dbt's;
+    `build` is what the build's models read (build_values)."""
+    from dbt_common.events.functions import reset_metadata_vars
+
     values = {
         "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
         "CLAIMHOUSE_JARS_DIR": str(settings.jars_dir),
@@ -111,9 +121,12 @@ def _dbt_environment(settings: Settings, writer: str | None = None):
         "CLAIMHOUSE_SPARK_MASTER": settings.spark_master,
         "CLAIMHOUSE_DBT_TARGET": "local",
         **({"CLAIMHOUSE_COMMIT_METADATA": writer} if writer else {}),
+        **({BUILD_VARIABLE: json.dumps(dict(build))} if build is not None else {}),
     }
     saved = {key: os.environ.get(key) for key in values}
     os.environ.update(values)
+    # dbt reads its artifacts' metadata variables once per process.
+    reset_metadata_vars()
     try:
         yield
     finally:
@@ -124,17 +137,25 @@ def _dbt_environment(settings: Settings, writer: str | None = None):
                 os.environ[key] = old
 
 
-def dbt_args(
-    command: str,
-    settings: Settings,
-    run_id: str,
-    *extra: str,
-    since: Mapping[str, int] | None = None,
-    upto: Mapping[str, int] | None = None,
-) -> list[str]:
-    """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse.
-    `since` (silver table -> version gold was last built from) makes the build incremental,
-    reading the changes from there to `upto` (the versions this run pinned)."""
+def build_values(
+    run_id: str, since: Mapping[str, int] | None = None, upto: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """What a build's models read: the run id stamped on gold's rows and, for an incremental
+    build, `since` (silver table -> version gold was last built from) and `upto` (the versions
+    this run pinned): the stories changed in between are rebuilt."""
+    return {"run_id": run_id, **({"since": dict(since), "upto": dict(upto or {})} if since else {})}
+
+
+def artifact_run_id(artifact: Mapping[str, Any]) -> str | None:
+    """The claimhouse run whose build wrote this dbt artifact (run_results.json...), from its
+    metadata.env; None for another dbt invocation's."""
+    env = (artifact.get("metadata") or {}).get("env") or {}
+    value = env.get(BUILD_VARIABLE.removeprefix("DBT_ENV_CUSTOM_ENV_"))
+    return json.loads(value).get("run_id") if value else None
+
+
+def dbt_args(command: str, settings: Settings, *extra: str) -> list[str]:
+    """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse."""
     work = settings.warehouse / "_dbt"
     return [
         command,
@@ -146,13 +167,6 @@ def dbt_args(
         str(work / "target"),
         "--log-path",
         str(work / "logs"),
-        "--vars",
-        json.dumps(
-            {
-                "run_id": run_id,
-                **({"since": dict(since), "upto": dict(upto or {})} if since else {}),
-            }
-        ),
         "--quiet",
         # No network here or on most workers: do not try to send dbt's usage events.
         "--no-send-anonymous-usage-stats",
@@ -181,16 +195,13 @@ def build_gold(
     args = dbt_args(
         "build",
         settings,
-        run_id,
         "--exclude-resource-type",
         "unit_test",
         "--exclude",
         INTERNAL,
         *([] if since else ["--full-refresh"]),
-        since=since,
-        upto=upto,
     )
-    summary = _invoke(spark, settings, args, "build")
+    summary = _invoke(spark, settings, args, "build", build_values(run_id, since, upto))
     summary.incremental = bool(since)
     if since:
         summary.stories_touched = lake.count(TOUCHED_STORIES)
@@ -372,7 +383,13 @@ def project_digest(project: Path) -> str:
     return digest.hexdigest()
 
 
-def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: str) -> GoldSummary:
+def _invoke(
+    spark: SparkSession,
+    settings: Settings,
+    args: list[str],
+    command: str,
+    build: Mapping[str, Any] | None = None,
+) -> GoldSummary:
     from dbt.cli.main import dbtRunner
 
     if not (settings.dbt_project / "dbt_project.yml").exists():
@@ -382,7 +399,7 @@ def _invoke(spark: SparkSession, settings: Settings, args: list[str], command: s
         )
     with (
         conf_restored(spark, _TOUCHED_CONF),
-        _dbt_environment(settings, spark.conf.get(COMMIT_METADATA, None)),
+        _dbt_environment(settings, spark.conf.get(COMMIT_METADATA, None), build),
     ):
         result = dbtRunner().invoke(args)
     if result.exception is not None:

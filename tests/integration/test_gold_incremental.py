@@ -11,7 +11,7 @@ import pytest
 from pyspark.sql import functions as F
 
 from lake.config import load_settings
-from lake.gold.build import incremental_base
+from lake.gold.build import artifact_run_id, incremental_base
 from lake.layer import last_published
 from lake.pipeline import run_pipeline
 from lake.schemas import GOLD_BUILD_TABLES, SILVER_CLAIMS
@@ -73,9 +73,18 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
     seed = sorted(inputs.glob("00*.txt"))
     seed[1].write_text(seed[1].read_text().replace("21,000", "22,000").replace("May 20", "May 19"))
     shutil.copy(seed[2], inputs / "copy_of_002.txt")
+    dbt_log = settings.warehouse / "_dbt" / "logs" / "dbt.log"
+    logged = dbt_log.stat().st_size
     second = run_pipeline(spark, settings, "b2")
     assert second.bronze.duplicates == 1
     assert second.gold.incremental
+    # The run's values reach dbt outside --vars: dbt did not parse the project again (about
+    # 7 s), and its artifacts name the run.
+    with dbt_log.open() as log:
+        log.seek(logged)
+        assert "Partial parsing enabled, no changes found, skipping parsing" in log.read()
+    results = json.loads((settings.warehouse / "_dbt/target/run_results.json").read_text())
+    assert artifact_run_id(results) == "b2"
 
     # Stories none of whose articles arrived in batch 2 were not rebuilt: their facts are b1's.
     stories = (

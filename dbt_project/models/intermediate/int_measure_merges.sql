@@ -92,7 +92,7 @@ with_synonyms as (
         and measures.measure_key = key_synonyms.key
 ),
 
-{% if is_incremental() and var('since') -%}
+{% if is_incremental() and build_var('since') -%}
 -- The stories this build rebuilds: the touched ones, and those where a measure's synonyms
 -- changed (a measure new here has none before).
 in_scope as (
