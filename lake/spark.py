@@ -61,6 +61,9 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
         "spark.sql.session.timeZone": "UTC",
         # Delta rebuilds a table's state with this many tasks (default 50): our logs are short.
         "spark.databricks.delta.snapshotPartitions": "4",
+        # A run generates more classes than Spark's default cache of 100 keeps, so a long-lived
+        # session (the warm engine, Dagster, tests) compiled them all again on every run.
+        "spark.sql.codegen.cache.maxEntries": "5000",
         # A Hive metastore (CLAIMHOUSE_CATALOG=hive, dbt from a shell) cannot hold a view whose
         # column comment is over 256 characters (gold.facts'); Spark then stores the view its
         # own way, but only after Hive's handler retried that certain failure 10 times 2 s apart.

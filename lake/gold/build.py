@@ -135,6 +135,8 @@ def _dbt_environment(
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = old
+        # Later dbt calls in this process must not carry this build's metadata.
+        reset_metadata_vars()
 
 
 def build_values(

@@ -3,6 +3,7 @@ the README from the same declaration, and the Spark settings dbt's profile repea
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -91,6 +92,7 @@ def test_the_spark_settings_dbt_starts_with_are_claimhouse_s(tmp_path):
         "spark.sql.catalog.spark_catalog",
         "spark.sql.session.timeZone",
         "spark.databricks.delta.snapshotPartitions",
+        "spark.sql.codegen.cache.maxEntries",
         "spark.hadoop.hive.hmshandler.retry.attempts",
         "spark.ui.showConsoleProgress",
     )
@@ -105,6 +107,22 @@ def test_the_spark_settings_dbt_starts_with_are_claimhouse_s(tmp_path):
     }
     assert {k: dbt[k] for k in expected} == expected
     assert dbt["spark.ui.enabled"] == ours["spark.ui.enabled"] == "false"
+
+
+def test_a_build_s_values_reach_dbt_s_artifacts_only_while_it_runs(tmp_path):
+    """dbt copies DBT_ENV_CUSTOM_ENV_* variables into its artifacts' metadata, read once per
+    process: a build's own values while it runs, none of them in a later dbt call."""
+    from dbt_common.events.functions import get_metadata_vars
+
+    from lake.gold.build import BUILD_VARIABLE, _dbt_environment, build_values
+
+    settings = load_settings(warehouse=tmp_path, environ={})
+    name = BUILD_VARIABLE.removeprefix("DBT_ENV_CUSTOM_ENV_")
+    with _dbt_environment(settings, build=build_values("r1")):
+        assert get_metadata_vars()[name] == '{"run_id": "r1"}'
+    assert name not in get_metadata_vars()
+    with _dbt_environment(settings, build=build_values("r2", {"silver.claims": 3})):
+        assert json.loads(get_metadata_vars()[name])["run_id"] == "r2"
 
 
 @pytest.mark.parametrize(
