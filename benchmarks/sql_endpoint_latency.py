@@ -11,6 +11,11 @@ statement through its role guard), and the login itself. With --articles it also
 bronze.articles to that many rows (copies of the seed bodies with fresh ids), reads the whole
 table through one client, and checks the server still answers. Prints one JSON object with
 p50/p95 in milliseconds.
+
+--versus HOST:PORT times the same point query on another server in the same rounds, one query
+each in turn: a server started from an earlier checkout on its own seeds warehouse (connected
+without credentials, as servers were before authentication), so both see the same machine at
+the same moment.
 """
 
 from __future__ import annotations
@@ -51,11 +56,27 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
     return {"p50_ms": round(statistics.median(ordered) * 1000, 1), "p95_ms": round(p95 * 1000, 1)}
 
 
+def _interleaved(a: tuple, b: tuple, loops: int) -> tuple[list[float], list[float]]:
+    """Each (cursor, sql) `loops` times, in turn, the first alternating, after 50 warm-up rounds:
+    a server's JIT warms over its first tens of queries, and an older server would win by that."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for i in range(50 + loops):
+        for which in (0, 1) if i % 2 == 0 else (1, 0):
+            cursor, sql = (a, b)[which]
+            t = time.perf_counter()
+            cursor.execute(sql)
+            cursor.fetchall()
+            if i >= 50:
+                times[which].append(time.perf_counter() - t)
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--loops", type=int, default=30)
     parser.add_argument("--articles", type=int, default=0, help="full-scan test size; 0 skips")
+    parser.add_argument("--versus", help="HOST:PORT of a server to time the point query against")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="claimhouse-sql-bench-"))
     server = None
@@ -126,7 +147,16 @@ def main() -> None:
                 out.append(time.perf_counter() - t)
             return out
 
-        point = timed(f"SELECT * FROM gold.facts WHERE fact_id = '{fact_id}'", args.loops)
+        point_sql = f"SELECT * FROM gold.facts WHERE fact_id = '{fact_id}'"
+        versus = None
+        if args.versus:
+            host, other_port = args.versus.rsplit(":", 1)
+            other = hive.connect(host=host, port=int(other_port), auth="NONE").cursor()
+            other.execute("SELECT fact_id FROM gold.facts ORDER BY fact_id LIMIT 1")
+            other_sql = f"SELECT * FROM gold.facts WHERE fact_id = '{other.fetchall()[0][0]}'"
+            point, versus = _interleaved((cursor, point_sql), (other, other_sql), args.loops)
+        else:
+            point = timed(point_sql, args.loops)
         scan = timed(
             "SELECT kind, count(*), avg(value), max(char_end) FROM silver.claims GROUP BY kind",
             max(5, args.loops // 3),
@@ -156,6 +186,19 @@ def main() -> None:
                     "full_scan_bronze_articles": full_scan,
                     "server_start_s": round(server_start_s, 1),
                     "point_query_gold_facts": {"loops": len(point), **_percentiles(point)},
+                    **(
+                        {
+                            "point_query_versus": {
+                                "server": args.versus,
+                                **_percentiles(versus),
+                                "p50_ratio": round(
+                                    statistics.median(point) / statistics.median(versus), 3
+                                ),
+                            }
+                        }
+                        if versus
+                        else {}
+                    ),
                     "full_scan_silver_claims": {"loops": len(scan), **_percentiles(scan)},
                     "login": {"loops": len(logins), **_percentiles(logins)},
                     "cores": os.cpu_count(),

@@ -1,5 +1,6 @@
 """Gold per touched story: after batches of new, changed and duplicate articles, the incremental
-builds equal a full refresh row for row, and a story no batch touched keeps its rows."""
+builds equal a full refresh row for row, and a story no batch touched keeps its rows. The full
+refresh builds a project with one constraint more, which the next incremental build breaks."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from pyspark.sql import functions as F
 
 from lake.config import load_settings
@@ -15,10 +17,10 @@ from lake.gold.build import artifact_run_id, incremental_base
 from lake.layer import last_published
 from lake.pipeline import run_pipeline
 from lake.schemas import GOLD_BUILD_TABLES, SILVER_CLAIMS
-from lake.storage import Lake
+from lake.storage import Lake, LakeError
 from lake.synthetic.generate import generate
 
-from ..conftest import SEEDS, claimhouse
+from ..conftest import REPO, SEEDS, claimhouse
 
 
 def _copy_articles(paths: list[Path], corpus: Path, into: Path) -> None:
@@ -130,6 +132,17 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
         "its change data feed was off then)",
     )
 
+    # The full refresh builds the project with one constraint more on facts, which rows built
+    # by a run named "bad" break (used below). It changes no row.
+    project = tmp_path / "dbt_project"
+    shutil.copytree(REPO / "dbt_project", project, ignore=shutil.ignore_patterns("target", "logs"))
+    marts = project / "models/marts/_marts.yml"
+    declared = yaml.safe_load(marts.read_text())
+    rule = {"type": "check", "name": "no_bad_run", "expression": "run_id <> 'bad'"}
+    declared["models"][0]["constraints"].append(rule)
+    marts.write_text(yaml.safe_dump(declared, sort_keys=False))
+    settings = load_settings(warehouse=settings.warehouse, input_dir=inputs, dbt_project=project)
+
     incremental = {t: lake.read(t).drop("run_id").localCheckpoint() for t in GOLD_BUILD_TABLES}
     full = run_pipeline(spark, settings, "full", full_refresh=True)
     assert not full.gold.incremental
@@ -139,3 +152,21 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
         assert again.count() == rows.count() > 0, table
         assert rows.exceptAll(again).count() == 0, table
         assert again.exceptAll(rows).count() == 0, table
+
+    # A row breaking a Delta constraint fails the incremental build that writes it, naming the
+    # rule and the row, and gold.* keeps its release. A changed seed's story is rebuilt by "bad".
+    released = sorted(
+        tuple(r) for r in lake.read("gold.facts").select("fact_id", "run_id").collect()
+    )
+    seed[0].write_text(seed[0].read_text().replace("21,000", "23,000"))
+    with pytest.raises(LakeError) as caught:
+        run_pipeline(spark, settings, "bad")
+    message = str(caught.value)
+    assert (
+        "CHECK constraint no_bad_run (NOT (run_id = 'bad')) violated by row with values:" in message
+    )
+    assert "\n - run_id : bad\n" in message
+    assert "breaks the Delta constraint no_bad_run" in message
+    assert "\tat " not in message and "org.apache" not in message, message
+    again = sorted(tuple(r) for r in lake.read("gold.facts").select("fact_id", "run_id").collect())
+    assert again == released
