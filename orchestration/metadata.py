@@ -28,14 +28,15 @@ def table_metadata(
     skipped); empty means the table's first few columns. `preview=False` leaves the rows out
     and `version` (when known) saves reading the table's history.
     """
-    df = lake.read(table)
+    version = lake.version(table) if version is None else version
     found = {
-        "dagster/row_count": dg.MetadataValue.int(df.count()),
-        "delta_version": dg.MetadataValue.int(lake.version(table) if version is None else version),
+        "dagster/row_count": dg.MetadataValue.int(lake.count(table, version)),
+        "delta_version": dg.MetadataValue.int(version),
         "path": dg.MetadataValue.path(str(lake.path(table))),
         "table": dg.MetadataValue.text(table),
     }
     if preview:
+        df = lake.read(table)
         present = [c for c in preview_columns if c in df.columns]
         columns = present or df.columns[:_DEFAULT_PREVIEW_COLUMNS]
         rows = [r.asDict() for r in df.select(*columns).limit(PREVIEW_ROWS).collect()]

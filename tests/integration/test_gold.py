@@ -116,6 +116,17 @@ def test_the_meeting_date_conflicts_may_20_against_may_21(gold):
     assert [r["agrees"] for r in mid_may] == [True, True]
 
 
+def test_every_table_s_count_from_the_log_is_spark_s_count(gold):
+    """Released tables count their partition of the release, at its current and first
+    version; the report view is counted by Spark."""
+    lake, _, _, _ = gold
+    tables = lake.tables()
+    assert {"gold.facts", "gold.conflicts_report", "silver.claims"} <= set(tables)
+    assert {t: lake.count(t) for t in tables} == {t: lake.read(t).count() for t in tables}
+    first = {t: lake.count(t, 0) for t in map(GOLD_RELEASE.published, GOLD_RELEASE.tables)}
+    assert first == {t: lake.read(t, 0).count() for t in first}
+
+
 def test_the_conflicts_report_lets_a_person_judge_may_20_against_may_21(gold):
     """One row per claim on a side, with outlet, title, file, quote and attribution: no join
     needed. A date without a year reads as such; the ISO form stays in gold.fact_conflicts."""

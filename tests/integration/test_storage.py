@@ -10,6 +10,7 @@ from datetime import datetime
 import pytest
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
+from lake import storage
 from lake.schemas import CHANGE_FEED, TableSpec
 from lake.storage import Lake, LakeError
 
@@ -225,3 +226,37 @@ def test_a_stray_delta_log_folder_is_listed_as_broken_and_the_rest_still_work(sp
     assert lake.register_all() == [SPEC.name]
     assert list(lake.broken) == ["junk.thing"]
     assert spark.sql(f"SELECT count(*) FROM {SPEC.name}").first()[0] == 1
+
+
+def test_counts_come_from_delta_s_log_and_match_spark_at_every_version(spark, lake, warehouse):
+    """Appends, a MERGE that rewrites files and a DELETE: the log's per-file row counts, at
+    every version, equal what Spark counts."""
+    lake.append(SPEC, spark.createDataFrame([("a", 1), ("b", 2)], SPEC.schema))
+    lake.merge_upsert(SPEC, spark.createDataFrame([("b", 3), ("c", 4), ("d", 5)], SPEC.schema))
+    spark.sql(f"DELETE FROM delta.`{warehouse}/test/items` WHERE item_id IN ('a', 'c')")
+    assert [lake.count("test.items", v) for v in range(4)] == [0, 2, 4, 2]
+    assert [lake.count("test.items", v) for v in range(4)] == [
+        lake.read("test.items", v).count() for v in range(4)
+    ]
+    assert lake.count("test.items") == 2 and lake.count("test.absent") == 0
+
+
+def test_a_log_that_cannot_tell_the_rows_is_counted_by_spark(spark, lake, warehouse):
+    """Files written without stats, and rows a deletion vector hides, are not in the log's
+    counts: Spark counts those tables."""
+    unstated = TableSpec("test.unstated", SPEC.schema, SPEC.key, "items")
+    spark.conf.set("spark.databricks.delta.stats.collect", "false")
+    try:
+        lake.append(unstated, spark.createDataFrame([("a", 1), ("b", 2)], SPEC.schema))
+    finally:
+        spark.conf.unset("spark.databricks.delta.stats.collect")
+    assert storage._logged_rows(lake.path("test.unstated"), None, None) is None
+    assert lake.count("test.unstated") == 2
+
+    vectors = TableSpec(
+        "test.vectors", SPEC.schema, SPEC.key, "items", (("delta.enableDeletionVectors", "true"),)
+    )
+    lake.append(vectors, spark.createDataFrame([("a", 1), ("b", 2), ("c", 3)], SPEC.schema))
+    spark.sql(f"DELETE FROM delta.`{warehouse}/test/vectors` WHERE item_id = 'b'")
+    assert storage._logged_rows(lake.path("test.vectors"), None, None) is None
+    assert lake.count("test.vectors") == 2
