@@ -677,5 +677,6 @@ def story_links(articles: DataFrame) -> DataFrame:
     """Links (a < b, similarity, name_evidence) between articles (article_id, title, body,
     published_at), tokenizing them here: the rules without the tables."""
     n = articles.count()
-    terms = explode_terms(tokenize(articles))
+    # Tokenized once: links reads the terms several times (publish_stories reads stored ones).
+    terms = explode_terms(tokenize(articles)).localCheckpoint(eager=True)
     return links(weighted_terms(terms, term_stats(terms), n), article_days(articles), n)

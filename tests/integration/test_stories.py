@@ -188,9 +188,11 @@ def test_links_around_or_within_a_focus_are_the_whole_linkage_s_links_there(spar
         ],
         "article_id string, title string, body string, published_at timestamp",
     )
-    terms = explode_terms(tokenize(articles))
-    weighted = weighted_terms(terms, term_stats(terms), len(days))
-    day = article_days(articles)
+    # Computed once, as publish_stories computes its inputs: otherwise each of the nine calls
+    # below tokenizes every article again, several times.
+    terms = explode_terms(tokenize(articles)).localCheckpoint(eager=True)
+    weighted = weighted_terms(terms, term_stats(terms), len(days)).localCheckpoint(eager=True)
+    day = article_days(articles).localCheckpoint(eager=True)
 
     def found(focus=None, within=False):
         if focus is not None:
