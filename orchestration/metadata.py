@@ -26,7 +26,7 @@ def table_metadata(
 
     preview_columns: the columns worth showing, in order (those absent from the table are
     skipped); empty means the table's first few columns. `preview=False` leaves the rows out
-    and `version` (when known) saves reading the table's history.
+    and `version` (when known) saves reading the table's log; the rows are counted at it.
     """
     version = lake.version(table) if version is None else version
     found = {
