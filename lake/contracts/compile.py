@@ -6,9 +6,10 @@ that quarantine splits rows by evaluating the rule itself rather than GE's parti
 - column properties: ExpectColumnValuesToNotBeNull / ToBeUnique / ToBeInSet / ToBeBetween /
   ToBeOfType, named `<column>_not_null`, `_unique`, `_allowed_values`, `_between`, `_type`.
   As in GE, a NULL is not a violation of allowed_values or min/max (use nullable: false).
-- row rules: UnexpectedRowsCountExpectation (lake.contracts.lean: GE's UnexpectedRowsExpectation
-  without its fetch of rows) over `NOT coalesce((predicate), false)`: a row where the
-  predicate is NULL breaks the rule, in GE's count and in the quarantine split alike.
+- row rules: PredicateRowsCountExpectation (lake.contracts.lean), which counts the rows where
+  `NOT coalesce((predicate), false)` as an aggregate GE computes in one pass with the batch's
+  others: a row where the predicate is NULL breaks the rule, in GE's count and in the
+  quarantine split alike. Its `unexpected_rows_query` is the same rule as a query, for Data Docs.
 - table rules: UnexpectedRowsCountExpectation over the rule's own query. GE runs it with the
   session's `spark.sql` after naming the batch as a temp view, so the query may join any table
   in the Spark catalog (bronze.articles); `{table}` is accepted as a synonym of `{batch}`.
@@ -24,6 +25,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
 
 from lake.config import REPO_ROOT
 from lake.contracts.spec import SPARK_TYPES, ColumnSpec, Contract
@@ -51,6 +55,16 @@ class Rule:
     def row_local(self) -> bool:
         """True when each row can be judged alone (by `predicate`)."""
         return self.predicate is not None
+
+
+def broken(predicate: str) -> Column:
+    """True for a row breaking a row rule; a NULL predicate counts as broken."""
+    return ~F.coalesce(F.expr(predicate), F.lit(False))
+
+
+def broken_count(predicate: str) -> Column:
+    """The aggregate counting a batch's rows that break a row rule (0 for no rows)."""
+    return F.count(F.when(broken(predicate), F.lit(1)))
 
 
 def quote_identifier(name: str) -> str:
@@ -151,7 +165,7 @@ def expectation(rule: Rule, contract: Contract):
     """The GE expectation checking one rule, tagged with the rule in its `meta`."""
     import great_expectations.expectations as gxe
 
-    from lake.contracts.lean import UnexpectedRowsCountExpectation
+    from lake.contracts.lean import PredicateRowsCountExpectation, UnexpectedRowsCountExpectation
 
     common = {
         "meta": {
@@ -185,7 +199,9 @@ def expectation(rule: Rule, contract: Contract):
         # GE fills {batch} with str.format: braces of the predicate itself are doubled.
         predicate = rule.predicate.replace("{", "{{").replace("}", "}}")
         query = f"SELECT * FROM {{batch}} WHERE NOT coalesce(({predicate}), false)"
-        return UnexpectedRowsCountExpectation(unexpected_rows_query=query, **common)
+        return PredicateRowsCountExpectation(
+            unexpected_rows_query=query, predicate=rule.predicate, **common
+        )
     if rule.check == "query":
         return UnexpectedRowsCountExpectation(unexpected_rows_query=rule.query, **common)
     raise ValueError(f"unknown check {rule.check!r}")

@@ -34,7 +34,15 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-from lake.contracts.compile import Rule, build_suite, quote_identifier, rules, source_name
+from lake.contracts.compile import (
+    Rule,
+    broken,
+    broken_count,
+    build_suite,
+    quote_identifier,
+    rules,
+    source_name,
+)
 from lake.contracts.spec import Contract, ContractError
 from lake.schemas import TABLES, TableSpec
 from lake.storage import Lake, LakeError
@@ -227,7 +235,8 @@ def _preflight(spark, lake, contract, all_rules, df, view) -> None:
     for rule in all_rules:
         try:
             if rule.row_local:
-                df.where(F.expr(rule.predicate))
+                # analysed as GE counts it: an aggregate over the batch
+                df.agg(broken_count(rule.predicate))
             elif rule.query is not None:
                 columns = spark.sql(rule.query.format(batch=view)).columns
                 if rule.key is not None and rule.key not in columns:
@@ -448,14 +457,9 @@ def _results(spark, contract, all_rules, outcomes, df, view) -> list[RuleResult]
     return results
 
 
-def _broken(rule: Rule) -> Column:
-    """True for a row breaking a row-local rule; a NULL predicate counts as broken."""
-    return ~F.coalesce(F.expr(rule.predicate), F.lit(False))
-
-
 def _violations(spark, df: DataFrame, rule: Rule, view: str) -> DataFrame | None:
     if rule.row_local:
-        return df.where(_broken(rule))
+        return df.where(broken(rule.predicate))
     if rule.check == "unique":
         col = F.col(quote_identifier(rule.column))
         counted = df.where(col.isNotNull()).withColumn(
@@ -547,7 +551,7 @@ def _flag(spark, df, to_split: list[Rule], view: str) -> tuple[DataFrame, list[C
     for i, rule in enumerate(to_split):
         name = F.lit(rule.name)
         if rule.row_local:
-            flags.append(F.when(_broken(rule), name))
+            flags.append(F.when(broken(rule.predicate), name))
         elif rule.check == "unique":
             col = F.col(quote_identifier(rule.column))
             count = F.count(F.lit(1)).over(Window.partitionBy(col))
