@@ -7,6 +7,7 @@ broken one stops everything downstream of the asset in the run.
 """
 
 import json
+from collections.abc import Iterable
 
 import dagster as dg
 from pyspark.sql import functions as F
@@ -48,22 +49,33 @@ def contract_check_specs(asset_key: dg.AssetKey, *tables: str) -> list[dg.AssetC
     return specs
 
 
-def contract_check_results(
-    lake: Lake, run_id: str, specs: list[dg.AssetCheckSpec]
-) -> list[dg.AssetCheckResult]:
-    """Each spec's latest result recorded by run `run_id` in audit.dq_results (metadata
-    `evaluated_in_run` names that run). A rule with no row (no new rows reached its table)
-    passes with rows_checked 0."""
-    tables = sorted({spec.metadata["contract_table"] for spec in specs})
-    latest: dict[tuple[str, str], dict] = {}
-    if lake.exists("audit.dq_results"):
+def recorded_results(lake: Lake, run_ids: Iterable[str]) -> dict[str, list[dict]]:
+    """audit.dq_results' rows of these runs, per run, oldest first: one query for them all."""
+    run_ids = sorted(set(run_ids))
+    found: dict[str, list[dict]] = {run_id: [] for run_id in run_ids}
+    if run_ids and lake.exists("audit.dq_results"):
         rows = (
             lake.read("audit.dq_results")
-            .where((F.col("run_id") == run_id) & F.col("table_name").isin(tables))
+            .where(F.col("run_id").isin(run_ids))
             .orderBy("evaluated_at")
             .collect()
         )
-        latest = {(r["table_name"], r["rule"]): r.asDict() for r in rows}
+        for row in rows:
+            found[row["run_id"]].append(row.asDict())
+    return found
+
+
+def contract_check_results(
+    lake: Lake, run_id: str, specs: list[dg.AssetCheckSpec], recorded: list[dict] | None = None
+) -> list[dg.AssetCheckResult]:
+    """Each spec's latest result recorded by run `run_id` in audit.dq_results (metadata
+    `evaluated_in_run` names that run). A rule with no row (no new rows reached its table)
+    passes with rows_checked 0. `recorded`: the run's rows, when read already
+    (recorded_results)."""
+    if recorded is None:
+        recorded = recorded_results(lake, [run_id])[run_id]
+    tables = {spec.metadata["contract_table"] for spec in specs}
+    latest = {(r["table_name"], r["rule"]): r for r in recorded if r["table_name"] in tables}
     results = []
     for spec in specs:
         table, severity = spec.metadata["contract_table"], spec.metadata["severity"]

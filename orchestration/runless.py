@@ -25,7 +25,11 @@ from lake.gold import build as gold
 from lake.schemas import AUDIT_LAYER_RUNS, GOLD_TABLES
 from lake.storage import Lake
 from orchestration.assets import UNIT_ASSETS, asset_key
-from orchestration.checks import build_gold_contract_checks, contract_check_results
+from orchestration.checks import (
+    build_gold_contract_checks,
+    contract_check_results,
+    recorded_results,
+)
 from orchestration.dbt import (
     build_gold_assets,
     checks_by_test,
@@ -78,11 +82,16 @@ def record_lake(lake: Lake, settings: Settings) -> Recorded:
         latest = _latest_runs(lake)
         keys = {f"{_CURSOR}{unit}" for unit in latest}
         done = instance.run_storage.get_cursor_values(keys)
-        for unit, row in latest.items():
+        new = {
+            unit: row
+            for unit, row in latest.items()
+            # recorded already, or a Dagster run (its events are there)
+            if done.get(f"{_CURSOR}{unit}") != row["run_id"] and not instance.has_run(row["run_id"])
+        }
+        checked = recorded_results(lake, [row["run_id"] for row in new.values()])
+        for unit, row in new.items():
             run_id = row["run_id"]
-            if done.get(f"{_CURSOR}{unit}") == run_id or instance.has_run(run_id):
-                continue  # recorded already, or a Dagster run (its events are there)
-            events = list(_unit_events(lake, settings, unit, row))
+            events = list(_unit_events(lake, settings, unit, row, checked[run_id]))
             for event in events:
                 instance.report_runless_asset_event(event)
             recorded.materializations += sum(isinstance(e, dg.AssetMaterialization) for e in events)
@@ -109,13 +118,13 @@ def _latest_runs(lake: Lake) -> dict[str, dict]:
 
 
 def _unit_events(
-    lake: Lake, settings: Settings, unit: str, row: dict
+    lake: Lake, settings: Settings, unit: str, row: dict, checked: list[dict]
 ) -> Iterator[dg.AssetMaterialization | dg.AssetCheckEvaluation]:
     run_id, published = row["run_id"], row["status"] == "published"
     tags = {"claimhouse/run_id": run_id}
     extra = {"claimhouse_run_id": run_id, "unit_status": row["status"]}
     if unit == gold.UNIT.name:
-        yield from _gold_events(lake, settings, run_id, published, tags, extra)
+        yield from _gold_events(lake, settings, run_id, published, tags, extra, checked)
         return
     asset = next((a for a in UNIT_ASSETS if a.unit.name == unit), None)
     if asset is None:  # a unit this checkout no longer has
@@ -135,11 +144,17 @@ def _unit_events(
                 metadata=metadata,
                 tags={**tags, "dagster/data_version": str(metadata["delta_version"].value)},
             )
-    yield from _evaluations(contract_check_results(lake, run_id, asset.checks()), tags)
+    yield from _evaluations(contract_check_results(lake, run_id, asset.checks(), checked), tags)
 
 
 def _gold_events(
-    lake: Lake, settings: Settings, run_id: str, published: bool, tags: dict, extra: dict
+    lake: Lake,
+    settings: Settings,
+    run_id: str,
+    published: bool,
+    tags: dict,
+    extra: dict,
+    checked: list[dict],
 ) -> Iterator[dg.AssetMaterialization | dg.AssetCheckEvaluation]:
     env = current_environment()
     project = dbt_project(env.dbt_target)
@@ -168,7 +183,7 @@ def _gold_events(
     )
     specs = list(build_gold_contract_checks().check_specs)
     recorded = [spec for spec in specs if spec.metadata["contract_table"] in GOLD_TABLES]
-    yield from _evaluations(contract_check_results(lake, run_id, recorded), tags)
+    yield from _evaluations(contract_check_results(lake, run_id, recorded, checked), tags)
 
 
 def _evaluations(
