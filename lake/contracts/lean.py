@@ -31,6 +31,7 @@ PREDICATE_METRIC = "claimhouse.predicate.unexpected_count"
 class UnexpectedRowsCountExpectation(UnexpectedRowsExpectation):
     """Expect `unexpected_rows_query` to return no rows, counting them without fetching any."""
 
+    # the one metric this expectation depends on: the count of unexpected rows
     metric_dependencies: ClassVar[tuple[str, ...]] = ("unexpected_rows_query.row_count",)
 
     def _validate(
@@ -39,7 +40,8 @@ class UnexpectedRowsCountExpectation(UnexpectedRowsExpectation):
         runtime_configuration: dict | None = None,
         execution_engine: Any = None,
     ) -> dict:
-        count = metrics["unexpected_rows_query.row_count"]
+        (metric,) = self.metric_dependencies
+        count = metrics[metric]
         return {"success": count == 0, "result": {"observed_value": count}}
 
 
@@ -73,12 +75,3 @@ class PredicateRowsCountExpectation(UnexpectedRowsCountExpectation):
     predicate: str
     metric_dependencies: ClassVar[tuple[str, ...]] = (PREDICATE_METRIC,)
     success_keys: ClassVar[tuple[str, ...]] = ("unexpected_rows_query", "predicate")
-
-    def _validate(
-        self,
-        metrics: dict,
-        runtime_configuration: dict | None = None,
-        execution_engine: Any = None,
-    ) -> dict:
-        count = metrics[PREDICATE_METRIC]
-        return {"success": count == 0, "result": {"observed_value": count}}
