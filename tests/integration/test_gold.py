@@ -55,6 +55,13 @@ def test_each_mart_holds_its_row_rules_as_delta_constraints(gold, spark):
             if r["key"].startswith("delta.constraints.")
         }
         assert held == {c["name"] for c in model["constraints"]}, model["name"]
+        # Held from the write that created the table: no version without them, no ALTER each.
+        operations = [
+            r["operation"]
+            for r in spark.sql(f"DESCRIBE HISTORY delta.`{path}`").select("operation").collect()
+        ]
+        assert operations[-1] == "CREATE OR REPLACE TABLE AS SELECT", model["name"]
+        assert "ADD CONSTRAINT" not in operations, model["name"]
 
     # A write that breaks one is refused whole, naming the rule and the row; nothing changes.
     facts = str(settings.warehouse / "gold_build" / "facts")
