@@ -40,12 +40,6 @@ def claimhouse(
     )
 
 
-def ask_42(env_extra: dict, warehouse: Path) -> subprocess.CompletedProcess:
-    """`claimhouse sql` of a query any Spark answers with [{"answer": 42}], as JSON."""
-    query = ("SELECT 41 + 1 AS answer", "--format", "json", "--warehouse", str(warehouse))
-    return claimhouse("sql", *query, env_extra=env_extra)
-
-
 @pytest.fixture(scope="session")
 def cli_run(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     """`claimhouse run` on the seeds, as a user types it, once per session: (warehouse, the

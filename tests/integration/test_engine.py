@@ -17,7 +17,7 @@ import pytest
 from evaluation.compare import table_differences
 from lake import engine
 
-from ..conftest import CLAIMHOUSE, SEEDS, ask_42, claimhouse
+from ..conftest import CLAIMHOUSE, SEEDS, claimhouse
 
 pytestmark = pytest.mark.slow
 
@@ -143,7 +143,15 @@ def test_engine_start_serves_sql_and_stop_ends_it(tmp_path):
         assert state.token not in (tmp_path / "engine" / "engine.log").read_text()
         with open(f"/proc/{state.pid}/cmdline", "rb") as cmdline:
             assert state.token.encode() not in cmdline.read()
-        query = ask_42(via, tmp_path / "wh")
+        query = claimhouse(
+            "sql",
+            "SELECT 41 + 1 AS answer",
+            "--format",
+            "json",
+            "--warehouse",
+            str(tmp_path / "wh"),
+            env_extra=via,
+        )
         assert query.returncode == 0, query.stderr
         assert json.loads(query.stdout) == [{"answer": 42}]
         again = json.loads(claimhouse("engine", "status", "--format", "json", env_extra=via).stdout)

@@ -20,7 +20,7 @@ from lake.cli import _in_engine
 from lake.config import load_settings
 from orchestration.launcher import ENGINE_PID_TAG, EngineRunLauncher, engine_up
 
-from ..conftest import ask_42, claimhouse
+from ..conftest import claimhouse
 
 ran_in: list = []
 
@@ -146,7 +146,15 @@ def test_terminate_stops_a_run_in_the_engine_and_the_engine_serves_on(
             claimhouse("engine", "status", "--format", "json", env_extra=via).stdout
         )
         assert status["running"] and status["commands_served"] == 1
-        query = ask_42(via, tmp_path / "wh")
+        query = claimhouse(
+            "sql",
+            "SELECT 41 + 1 AS answer",
+            "--format",
+            "json",
+            "--warehouse",
+            str(tmp_path / "wh"),
+            env_extra=via,
+        )
         assert query.returncode == 0 and json.loads(query.stdout) == [{"answer": 42}]
     finally:
         claimhouse("engine", "stop", env_extra=via)
