@@ -1044,48 +1044,12 @@ def dagster_run(input_json: str) -> None:
     from dagster._serdes import deserialize_value
 
     args = deserialize_value(input_json, ExecuteRunArgs)
-    with (
-        get_instance_for_cli(instance_ref=args.instance_ref) as instance,
-        _stopped_when_canceled(instance, args.run_id),
-    ):
+    with get_instance_for_cli(instance_ref=args.instance_ref) as instance:
         code = _execute_run_command_body(
             args.run_id, instance, lambda event: None, set_exit_code_on_failure=True
         )
     if code:
         raise typer.Exit(EXIT_DATA)
-
-
-@contextmanager
-def _stopped_when_canceled(instance, run_id: str) -> Iterator[None]:
-    """While the block runs the Dagster run, watch its status: once Terminate marks it
-    canceling (orchestration.launcher), interrupt this thread as Dagster's run worker would
-    (SIGINT: PySpark cancels the running Spark jobs, Dagster ends the run canceled). Only
-    where a signal reaches the block: the main thread (the engine's, or this process's)."""
-    from dagster import DagsterInstance, DagsterRunStatus
-    from dagster._utils import send_interrupt
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    done = threading.Event()
-    every = instance.cancellation_thread_poll_interval_seconds
-    ref = instance.get_ref()
-
-    def watch() -> None:
-        with DagsterInstance.from_ref(ref) as own:  # an instance per thread, as Dagster's
-            while not done.wait(every):
-                run = own.get_run_by_id(run_id)
-                if run is not None and run.status == DagsterRunStatus.CANCELING:
-                    send_interrupt()
-                    return
-
-    watcher = threading.Thread(target=watch, name="claimhouse-run-cancel", daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        done.set()
-        watcher.join()
 
 
 @engine_app.command("stop")

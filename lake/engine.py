@@ -451,9 +451,6 @@ def _run(handler: Handler, argv: list[str]) -> int:
             return code
         print(code, file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # a terminated Dagster run (lake.cli's dagster-run)
-        print("the command was interrupted", file=sys.stderr)
-        return 130
     except Exception as exc:  # an unexpected failure ends this command, not the engine
         print(f"error: the engine could not run the command: {exc}", file=sys.stderr)
         return 1

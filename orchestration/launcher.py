@@ -6,7 +6,6 @@ Spark: a minute or more of JVM start and cold JIT before the first asset. With
 `claimhouse dagster-run` process forwards it (lake.engine), and the engine executes the run in
 its warm Spark, writing the run's events to this instance as a run worker would. With no engine
 (or one that declines), that same process runs it in its own Spark, as Dagster would.
-Terminate in the UI stops such a run too (`terminate`).
 """
 
 from __future__ import annotations
@@ -83,21 +82,3 @@ class EngineRunLauncher(DefaultRunLauncher):
         )
         self._run_ids.add(run.run_id)
         return None
-
-    def terminate(self, run_id: str) -> bool:
-        """Terminate from the UI: a run handed to the engine is marked canceling, and the
-        process running it (lake.cli's `dagster-run`, in the engine or on its own) sees that,
-        cancels its Spark jobs and ends the run canceled. Other runs: Dagster's way."""
-        run = self._instance.get_run_by_id(run_id)
-        if run is None or ENGINE_PID_TAG not in run.tags:
-            return super().terminate(run_id)
-        if run.is_finished:
-            return False
-        self._instance.report_run_canceling(run)
-        self._instance.report_engine_event(
-            "Asked the run to stop: the process running it cancels its Spark jobs within "
-            f"{self._instance.cancellation_thread_poll_interval_seconds} s and ends it canceled.",
-            run,
-            cls=self.__class__,
-        )
-        return True
