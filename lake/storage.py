@@ -122,19 +122,34 @@ class Lake:
     def ensure(self, spec: TableSpec) -> None:
         """Create the table empty with its schema if absent, and name it in the catalog."""
         if not self.exists(spec.name):
+            location = str(self.path(spec.name))
             # The builder, unlike a DataFrame write, keeps NOT NULL and column comments.
             builder = (
                 DeltaTable.createIfNotExists(self.spark)
-                .location(str(self.path(spec.name)))
+                .location(location)
                 .addColumns(spec.schema)
                 .comment(spec.description)
             )
+            # A name free in the catalog is created with the table: one statement, not three.
+            self._database(spec.name)
+            named = not self.spark.catalog.tableExists(spec.name)
+            if named:
+                builder = builder.tableName(spec.name)
             for key, value in spec.properties:
                 builder = builder.property(key, value)
             builder.execute()
+            if named:
+                _REGISTERED[spec.name] = location
         else:
             self._upgrade(spec)
         self.register(spec.name)
+
+    def _database(self, table: str) -> None:
+        """Create the table's database if the catalog lacks it (asking the catalog runs no
+        statement)."""
+        layer, _ = _split(table)
+        if not self.spark.catalog.databaseExists(layer):
+            self.spark.sql(f"CREATE DATABASE IF NOT EXISTS `{layer}`")
 
     def _upgrade(self, spec: TableSpec) -> None:
         """A warehouse made by an older claimhouse gains the nullable columns added to the
@@ -324,7 +339,7 @@ class Lake:
         exists = self.spark.catalog.tableExists(f"{layer}.{name}")
         if exists and _REGISTERED.get(table) == location:
             return
-        self.spark.sql(f"CREATE DATABASE IF NOT EXISTS `{layer}`")
+        self._database(table)
         if exists:
             current = self.spark.sql(f"DESCRIBE DETAIL `{layer}`.`{name}`").first()["location"]
             if _strip_scheme(current) == location:
@@ -353,7 +368,7 @@ class Lake:
         if _REGISTERED.get(key) == columns and self.spark.catalog.tableExists(spec.published(name)):
             return
         store_layer, store_name = _split(spec.store)
-        self.spark.sql(f"CREATE DATABASE IF NOT EXISTS `{spec.layer}`")
+        self._database(spec.published(name))
         self.spark.sql(
             f"CREATE OR REPLACE VIEW `{spec.layer}`.`{name}` ({columns}) "
             f"COMMENT {_sql_string(f'the published {name}: rows of {spec.store}')} AS "
@@ -385,13 +400,16 @@ class Lake:
             for table in self.spark.catalog.listTables(database.name):
                 if table.isTemporary or table.tableType == "VIEW":
                     continue
+                key = f"{database.name}.{table.name}"
+                if _REGISTERED.get(key) == str(self.path(key)):
+                    continue  # named by this process, for this warehouse
                 name = f"`{database.name}`.`{table.name}`"
                 rows = self.spark.sql(f"DESCRIBE TABLE EXTENDED {name}").collect()
                 location = next((r["data_type"] for r in rows if r["col_name"] == "Location"), "")
                 if location and not _strip_scheme(location).startswith(root + "/"):
                     self.spark.sql(f"DROP TABLE {name}")
-                    _REGISTERED.pop(f"{database.name}.{table.name}", None)
-                    dropped.append(f"{database.name}.{table.name}")
+                    _REGISTERED.pop(key, None)
+                    dropped.append(key)
         # A release's views (gold.facts) read its store: gone with it, they would name a table
         # this warehouse never had.
         for spec in RELEASES.values():

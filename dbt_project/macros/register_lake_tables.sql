@@ -9,12 +9,13 @@
   passed"): gold.<table> is a view of the <table> rows of gold_release.tables, which claimhouse
   replaces in one commit when a candidate passed. A `gold/` folder (an older claimhouse built
   gold there) is not registered.
-  Runs as on-run-start; `dbt run-operation register_lake_tables` runs it on its own.
+  Runs as on-run-start; `dbt run-operation register_lake_tables` runs it on its own. claimhouse's
+  own build names the tables in its session first and says so (build variable `lake_registered`).
 -#}
 {% macro register_lake_tables() %}
   {#- A SQL endpoint (the thrift target) names the lake's tables itself, and lets clients
       create nothing outside `sandbox`. -#}
-  {% if execute and target.method != 'thrift' %}
+  {% if execute and target.method != 'thrift' and not build_var('lake_registered') %}
     {% set root = warehouse_root() %}
     {% do log("claimhouse: registering the Delta tables under " ~ root
               ~ " (a PATH_NOT_FOUND error here means no tables yet: run `claimhouse run` first)") %}

@@ -194,6 +194,9 @@ def build_gold(
     lake.forget_other_warehouses()
     # A dbt source must exist: before any grouping, every article is a story of its own.
     lake.ensure(SILVER_ARTICLE_STORIES)
+    # Named here, where this process remembers what it named, dbt's on-run-start hook has
+    # nothing left to do (macros/register_lake_tables.sql).
+    lake.register_all()
     args = dbt_args(
         "build",
         settings,
@@ -203,7 +206,8 @@ def build_gold(
         INTERNAL,
         *([] if since else ["--full-refresh"]),
     )
-    summary = _invoke(spark, settings, args, "build", build_values(run_id, since, upto))
+    values = {**build_values(run_id, since, upto), "lake_registered": True}
+    summary = _invoke(spark, settings, args, "build", values)
     summary.incremental = bool(since)
     if since:
         summary.stories_touched = lake.count(TOUCHED_STORIES)

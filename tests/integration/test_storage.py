@@ -216,6 +216,24 @@ def test_forget_other_warehouses_drops_only_foreign_names_and_keeps_their_data(
     assert rows(spark.sql("SELECT * FROM test.items")) == {("a", 1)}
 
 
+def test_a_table_created_while_its_name_points_at_another_warehouse_takes_the_name(
+    spark, lake, tmp_path
+):
+    """ensure() names a new table with its CREATE only when the name is free; a name held by
+    another warehouse's table moves to the new one, whose data stays apart."""
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    other = Lake(spark, tmp_path / "other_warehouse")
+    other.append(SPEC, spark.createDataFrame([("b", 2), ("c", 3)], SPEC.schema))
+
+    assert (other.root / "test" / "items" / "_delta_log").is_dir()
+    assert rows(spark.sql("SELECT * FROM test.items")) == {("b", 2), ("c", 3)}
+    assert lake.count("test.items") == 1
+    assert "test.items" in other.forget_other_warehouses() + lake.forget_other_warehouses()
+    lake.register("test.items")
+    assert rows(spark.sql("SELECT * FROM test.items")) == {("a", 1)}
+    assert other.forget_other_warehouses() == ["test.items"]
+
+
 def test_a_stray_delta_log_folder_is_listed_as_broken_and_the_rest_still_work(spark, tmp_path):
     """A warehouse path with a quote in it, and a folder that only looks like a table."""
     lake = Lake(spark, tmp_path / "it's a warehouse")
