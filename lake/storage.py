@@ -132,7 +132,10 @@ class Lake:
             )
             # A name free in the catalog is created with the table: one statement, not three.
             self._database(spec.name)
-            named = not self.spark.catalog.tableExists(spec.name)
+            try:
+                named = not self.spark.catalog.tableExists(spec.name)
+            except Exception:  # noqa: BLE001 - a name whose folder was deleted; register() fixes it
+                named = False
             if named:
                 builder = builder.tableName(spec.name)
             for key, value in spec.properties:
@@ -392,21 +395,33 @@ class Lake:
 
     def forget_other_warehouses(self) -> list[str]:
         """Drop catalog names that point outside this warehouse (external tables: the data
-        stays). A long-lived process that switches warehouses (tests, a Dagster run with
-        another lake) would otherwise have dbt rebuild a model over another lake's location."""
-        root = str(self.root.resolve())
+        stays), or at a table no longer there. A long-lived process that switches warehouses
+        (tests, a Dagster run with another lake) would otherwise have dbt rebuild a model over
+        another lake's location; one whose warehouse was deleted under it (the warm engine),
+        merge into a table that is gone."""
+        roots = tuple({str(self.root) + "/", str(self.root.resolve()) + "/"})
         dropped = []
         for database in self.spark.catalog.listDatabases():
-            for table in self.spark.catalog.listTables(database.name):
-                if table.isTemporary or table.tableType == "VIEW":
-                    continue
-                key = f"{database.name}.{table.name}"
-                if _REGISTERED.get(key) == str(self.path(key)):
-                    continue  # named by this process, for this warehouse
-                name = f"`{database.name}`.`{table.name}`"
-                rows = self.spark.sql(f"DESCRIBE TABLE EXTENDED {name}").collect()
-                location = next((r["data_type"] for r in rows if r["col_name"] == "Location"), "")
-                if location and not _strip_scheme(location).startswith(root + "/"):
+            # SHOW TABLES, not listTables: that loads every table, and fails on one whose
+            # folder is gone.
+            for row in self.spark.sql(f"SHOW TABLES IN `{database.name}`").collect():
+                key = f"{database.name}.{row['tableName']}"
+                if row["isTemporary"] or f"{key}@{self.root}" in _REGISTERED:
+                    continue  # a release's view this process made (_register_released)
+                name = f"`{database.name}`.`{row['tableName']}`"
+                # Where this process named the table, it knows the location without asking.
+                location = _REGISTERED.get(key)
+                if location is None:
+                    try:
+                        described = self.spark.sql(f"DESCRIBE TABLE EXTENDED {name}").collect()
+                    except Exception:  # noqa: BLE001 - its folder is gone: the name goes too
+                        described = []
+                    info = {r["col_name"]: r["data_type"] for r in described}
+                    if info.get("Type") == "VIEW":
+                        continue
+                    location = info.get("Location")
+                where = _strip_scheme(location or "")
+                if location is None or not where.startswith(roots) or not Path(where).exists():
                     self.spark.sql(f"DROP TABLE {name}")
                     _REGISTERED.pop(key, None)
                     dropped.append(key)

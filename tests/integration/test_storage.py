@@ -234,6 +234,23 @@ def test_a_table_created_while_its_name_points_at_another_warehouse_takes_the_na
     assert other.forget_other_warehouses() == ["test.items"]
 
 
+def test_a_warehouse_deleted_under_a_live_process_is_made_again(spark, lake, warehouse):
+    """The warm engine outlives a warehouse a user deletes: the names left pointing at it are
+    dropped (a table named by dbt, not by Lake, too), and the tables are made again."""
+    import shutil
+
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    spark.sql(
+        f"CREATE TABLE test.made_elsewhere (x INT) USING DELTA LOCATION '{warehouse}/test/made'"
+    )
+    shutil.rmtree(warehouse)
+
+    lake.append(SPEC, spark.createDataFrame([("b", 2)], SPEC.schema))
+    assert rows(spark.sql("SELECT * FROM test.items")) == {("b", 2)}
+    assert lake.forget_other_warehouses() == ["test.made_elsewhere"]
+    assert lake.forget_other_warehouses() == []
+
+
 def test_a_stray_delta_log_folder_is_listed_as_broken_and_the_rest_still_work(spark, tmp_path):
     """A warehouse path with a quote in it, and a folder that only looks like a table."""
     lake = Lake(spark, tmp_path / "it's a warehouse")
