@@ -1044,12 +1044,48 @@ def dagster_run(input_json: str) -> None:
     from dagster._serdes import deserialize_value
 
     args = deserialize_value(input_json, ExecuteRunArgs)
-    with get_instance_for_cli(instance_ref=args.instance_ref) as instance:
+    with (
+        get_instance_for_cli(instance_ref=args.instance_ref) as instance,
+        _spark_jobs_cancelled_when_terminated(instance, args.run_id),
+    ):
         code = _execute_run_command_body(
             args.run_id, instance, lambda event: None, set_exit_code_on_failure=True
         )
     if code:
         raise typer.Exit(EXIT_DATA)
+
+
+@contextmanager
+def _spark_jobs_cancelled_when_terminated(instance, run_id: str) -> Iterator[None]:
+    """While the block runs the Dagster run, a thread polls its status; once Terminate marked
+    it canceling (orchestration.launcher), each poll cancels the Spark jobs running then, so
+    the step under way fails and no other starts (orchestration.resources). A thread of its
+    own and no signal: the run's thread may be inside a call to the JVM, which an interrupt
+    there would leave half-read."""
+    from dagster import DagsterInstance, DagsterRunStatus
+    from pyspark import SparkContext
+
+    done = threading.Event()
+    every = instance.cancellation_thread_poll_interval_seconds
+    ref = instance.get_ref()
+
+    def watch() -> None:
+        with DagsterInstance.from_ref(ref) as own:  # an instance per thread, as Dagster's
+            while not done.wait(every):
+                run = own.get_run_by_id(run_id)
+                if run is None or run.status != DagsterRunStatus.CANCELING:
+                    continue
+                sc = SparkContext._active_spark_context
+                if sc is not None:
+                    sc.cancelAllJobs()
+
+    watcher = threading.Thread(target=watch, name="claimhouse-run-cancel", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
 
 
 @engine_app.command("stop")

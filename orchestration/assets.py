@@ -64,7 +64,7 @@ def unit_asset(
 
     @dg.multi_asset(name=name, specs=specs, check_specs=checks, description=unit.doing)
     def _asset(context: dg.AssetExecutionContext, lake: LakeResource):
-        with lake.open(context.run.run_id, log=context.log) as ctx:
+        with lake.open(context) as ctx:
             try:
                 result = execute(unit, ctx)
             except ContractViolation as violation:

@@ -127,7 +127,7 @@ def build_gold_contract_checks() -> dg.AssetChecksDefinition:
 
     @dg.multi_asset_check(specs=specs, name="gold_contracts")
     def gold_contracts(context: dg.AssetCheckExecutionContext, lake: LakeResource):
-        with lake.open(context.run.run_id, log=context.log) as ctx:
+        with lake.open(context) as ctx:
             evaluated_in = ctx.run_id
             if not _recorded(ctx.lake, ctx.run_id, GOLD_TABLES):
                 evaluated_in = _release_run(ctx.lake)

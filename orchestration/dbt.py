@@ -158,9 +158,7 @@ def build_gold_assets(env: Environment) -> dg.AssetsDefinition:
                 "dbt builds every model of dbt_project/; materializations are reported for the "
                 f"{len(context.selected_asset_keys)} selected of {len(all_keys)} gold assets"
             )
-        with lake.open(
-            context.run.run_id, log=context.log, full_refresh=config.full_refresh
-        ) as ctx:
+        with lake.open(context, full_refresh=config.full_refresh) as ctx:
             failure: CandidateRejected | None = None
             try:
                 result = execute(gold.UNIT, ctx)

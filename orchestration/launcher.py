@@ -6,6 +6,7 @@ Spark: a minute or more of JVM start and cold JIT before the first asset. With
 `claimhouse dagster-run` process forwards it (lake.engine), and the engine executes the run in
 its warm Spark, writing the run's events to this instance as a run worker would. With no engine
 (or one that declines), that same process runs it in its own Spark, as Dagster would.
+Terminate in the UI stops such a run too (`terminate`).
 """
 
 from __future__ import annotations
@@ -82,3 +83,24 @@ class EngineRunLauncher(DefaultRunLauncher):
         )
         self._run_ids.add(run.run_id)
         return None
+
+    def terminate(self, run_id: str) -> bool:
+        """Terminate from the UI, for a run handed to `claimhouse dagster-run` (in the engine or
+        in a process of its own): the run is marked canceling; that process sees it within
+        Dagster's cancellation poll, cancels its Spark jobs, and the step they ran under ends
+        the run Canceled (orchestration.resources). No signal: one landing inside a call to
+        the JVM breaks the engine's connection to it. Other runs: Dagster's way."""
+        run = self._instance.get_run_by_id(run_id)
+        if run is None or ENGINE_PID_TAG not in run.tags:
+            return super().terminate(run_id)
+        if run.is_finished:
+            return False
+        self._instance.report_run_canceling(run)
+        self._instance.report_engine_event(
+            "Asked the run to stop: the process running it cancels its Spark jobs within "
+            f"{self._instance.cancellation_thread_poll_interval_seconds} s, starts no further "
+            "step and ends the run Canceled.",
+            run,
+            cls=self.__class__,
+        )
+        return True

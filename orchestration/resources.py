@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import dagster as dg
 from pydantic import Field
@@ -31,18 +30,35 @@ class LakeResource(dg.ConfigurableResource):
 
     @contextmanager
     def open(
-        self, run_id: str, log: Any = None, full_refresh: bool = False
+        self, context: dg.OpExecutionContext, quiet: bool = False, full_refresh: bool = False
     ) -> Iterator[RunContext]:
-        """The warehouse's writer lock, this process's SparkSession (started on first use,
-        reused by later steps of the run) and a RunContext whose Delta commits name the run,
-        as `claimhouse run` opens them. `log` (Dagster's) hears the units' progress;
-        `full_refresh` rebuilds gold whole (`claimhouse run --full-refresh`)."""
+        """For one step of the run: the warehouse's writer lock, this process's SparkSession
+        (started on first use, reused by later steps of the run) and a RunContext whose Delta
+        commits name the run, as `claimhouse run` opens them. Dagster's log hears the units'
+        progress unless `quiet`; `full_refresh` rebuilds gold whole (`claimhouse run
+        --full-refresh`).
+
+        A run terminated from the UI (marked canceling: orchestration.launcher) starts no
+        further step, and the step whose Spark jobs were cancelled under it ends the run
+        Canceled, not Failed."""
+        run_id = context.run_id
+        _stop_if_terminated(context, "before this step started")
         settings = self.settings()
-        say = log.info if log is not None else (lambda message: None)
-        with warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s):
-            spark = get_spark(settings)
-            with open_run(spark, settings, run_id, say, say, full_refresh) as ctx:
-                yield ctx
+        say = (lambda message: None) if quiet else context.log.info
+        try:
+            with warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s):
+                spark = get_spark(settings)
+                with open_run(spark, settings, run_id, say, say, full_refresh) as ctx:
+                    yield ctx
+        except Exception as exc:
+            _stop_if_terminated(context, f"while this step ran ({type(exc).__name__})")
+            raise
+
+
+def _stop_if_terminated(context: dg.OpExecutionContext, when: str) -> None:
+    run = context.instance.get_run_by_id(context.run_id)
+    if run is not None and run.status == dg.DagsterRunStatus.CANCELING:
+        raise dg.DagsterExecutionInterruptedError(f"The run was terminated {when}.")
 
 
 def resources_for(env: Environment) -> dict[str, dg.ConfigurableResource]:

@@ -15,7 +15,7 @@ VALIDATE_JOB = "claimhouse_validate"
 
 @dg.op(description="Every contract in expectations/contracts/ against the current tables.")
 def validate_contracts(context: dg.OpExecutionContext, lake: LakeResource) -> dict:
-    with lake.open(context.run.run_id) as h:
+    with lake.open(context, quiet=True) as h:
         checked = validate_current(h.spark, h.lake, h.run_id)
     rows, fatal = ["| table | rule | severity | rows broken |", "|---|---|---|---|"], []
     summary = {}

@@ -114,6 +114,8 @@ def test_a_bad_setting_is_one_line_naming_its_variable_and_exits_2(
 def test_a_dagster_run_on_a_busy_warehouse_waits_then_names_the_holder(holder, monkeypatch):
     """Dagster's steps take the same lock as `claimhouse run`, in any Dagster home: a run
     meets run-A's lock before it starts Spark."""
+    import dagster as dg
+
     from orchestration.resources import LakeResource
 
     warehouse, _ = holder
@@ -121,6 +123,6 @@ def test_a_dagster_run_on_a_busy_warehouse_waits_then_names_the_holder(holder, m
     resource = LakeResource(warehouse=str(warehouse), input_dir=str(warehouse.parent))
     started = time.monotonic()
     busy = pytest.raises(WarehouseBusy, match="warehouse busy: run run-A since 20")
-    with busy, resource.open("dagster-run-B"):
+    with busy, resource.open(dg.build_op_context()):
         pass
     assert 0.5 <= time.monotonic() - started < 30
