@@ -1077,7 +1077,8 @@ def _spark_jobs_cancelled_when_terminated(instance, run_id: str) -> Iterator[Non
                     continue
                 sc = SparkContext._active_spark_context
                 if sc is not None:
-                    sc.cancelAllJobs()
+                    with suppress(Exception):  # stopped meanwhile: no jobs left to cancel
+                        sc.cancelAllJobs()
 
     watcher = threading.Thread(target=watch, name="claimhouse-run-cancel", daemon=True)
     watcher.start()

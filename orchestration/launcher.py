@@ -95,6 +95,13 @@ class EngineRunLauncher(DefaultRunLauncher):
             return super().terminate(run_id)
         if run.is_finished:
             return False
+        if not _alive(int(run.tags[ENGINE_PID_TAG])):
+            # Its process is gone (killed, or the engine under it): none would see the mark.
+            self._instance.report_run_canceled(
+                run,
+                message=f"Canceled: the run's process (pid {run.tags[ENGINE_PID_TAG]}) is gone.",
+            )
+            return True
         self._instance.report_run_canceling(run)
         self._instance.report_engine_event(
             "Asked the run to stop: the process running it cancels its Spark jobs within "
@@ -104,3 +111,15 @@ class EngineRunLauncher(DefaultRunLauncher):
             cls=self.__class__,
         )
         return True
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this pid runs on this machine, where the launcher started the
+    run's client."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        pass
+    return True

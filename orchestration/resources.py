@@ -41,7 +41,7 @@ class LakeResource(dg.ConfigurableResource):
         A run terminated from the UI (marked canceling: orchestration.launcher) starts no
         further step, and the step whose Spark jobs were cancelled under it ends the run
         Canceled, not Failed."""
-        run_id = context.run_id
+        run_id = context.run.run_id
         _stop_if_terminated(context, "before this step started")
         settings = self.settings()
         say = (lambda message: None) if quiet else context.log.info
@@ -56,7 +56,7 @@ class LakeResource(dg.ConfigurableResource):
 
 
 def _stop_if_terminated(context: dg.OpExecutionContext, when: str) -> None:
-    run = context.instance.get_run_by_id(context.run_id)
+    run = context.instance.get_run_by_id(context.run.run_id)
     if run is not None and run.status == dg.DagsterRunStatus.CANCELING:
         raise dg.DagsterExecutionInterruptedError(f"The run was terminated {when}.")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -103,6 +105,22 @@ def test_with_no_engine_dagsters_default_launcher_takes_the_run(monkeypatch, tmp
     assert not engine_up()
     monkeypatch.setenv("CLAIMHOUSE_ENGINE", "off")
     assert not engine_up()
+
+
+def test_terminate_cancels_at_once_a_run_whose_process_is_gone(instance):
+    """A run handed over whose `claimhouse dagster-run` process died (the engine with it, say):
+    nothing would see a canceling mark, so Terminate ends it Canceled itself."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    run = instance.create_run_for_job(
+        job_def=tiny, run_config={}, tags={ENGINE_PID_TAG: str(gone.pid)}
+    )
+    assert instance.run_launcher.terminate(run.run_id)
+    finished = instance.get_run_by_id(run.run_id)
+    assert finished.status == dg.DagsterRunStatus.CANCELED
+    assert any(
+        f"pid {gone.pid}) is gone" in (e.message or "") for e in instance.all_logs(run.run_id)
+    )
 
 
 def _started(instance, run_id: str, step: str) -> bool:

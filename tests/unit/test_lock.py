@@ -121,8 +121,17 @@ def test_a_dagster_run_on_a_busy_warehouse_waits_then_names_the_holder(holder, m
     warehouse, _ = holder
     monkeypatch.setenv("CLAIMHOUSE_LOCK_TIMEOUT_S", "0.5")
     resource = LakeResource(warehouse=str(warehouse), input_dir=str(warehouse.parent))
+
+    @dg.op(required_resource_keys={"lake"})
+    def opens_the_lake(context) -> None:
+        with context.resources.lake.open(context):
+            pass
+
+    @dg.job
+    def one_step():
+        opens_the_lake()
+
     started = time.monotonic()
-    busy = pytest.raises(WarehouseBusy, match="warehouse busy: run run-A since 20")
-    with busy, resource.open(dg.build_op_context()):
-        pass
+    with pytest.raises(WarehouseBusy, match="warehouse busy: run run-A since 20"):
+        one_step.execute_in_process(resources={"lake": resource})
     assert 0.5 <= time.monotonic() - started < 30
