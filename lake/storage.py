@@ -339,16 +339,23 @@ class Lake:
                 self._register_report(spec, report)
             return
         location = str(self.path(table))
-        exists = self.spark.catalog.tableExists(f"{layer}.{name}")
+        try:
+            exists = self.spark.catalog.tableExists(f"{layer}.{name}")
+        except Exception:  # noqa: BLE001 - a name whose folder was deleted
+            exists = True
         if exists and _REGISTERED.get(table) == location:
             return
         self._database(table)
         if exists:
-            current = self.spark.sql(f"DESCRIBE DETAIL `{layer}`.`{name}`").first()["location"]
-            if _strip_scheme(current) == location:
+            try:
+                current = self.spark.sql(f"DESCRIBE DETAIL `{layer}`.`{name}`").first()["location"]
+            except Exception:  # noqa: BLE001 - its folder was deleted (another warehouse's)
+                current = None
+            if current is not None and _strip_scheme(current) == location:
                 _REGISTERED[table] = location
                 return
-            # Registered for another warehouse: external table, so this drops the name only.
+            # Registered for another warehouse, or for one since deleted: external table, so
+            # this drops the name only.
             self.spark.sql(f"DROP TABLE `{layer}`.`{name}`")
         self.spark.sql(
             f"CREATE TABLE `{layer}`.`{name}` USING DELTA LOCATION {_sql_string(location)}"

@@ -251,6 +251,22 @@ def test_a_warehouse_deleted_under_a_live_process_is_made_again(spark, lake, war
     assert lake.forget_other_warehouses() == []
 
 
+def test_a_new_warehouse_after_the_last_one_was_deleted_gets_its_own_tables(
+    spark, lake, warehouse, tmp_path
+):
+    """The warm engine ran into a warehouse that is gone now (its warm-up's, or one a user
+    deleted), and the next run names another: the names left pointing at the deleted one are
+    taken over by the new warehouse's tables."""
+    import shutil
+
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    shutil.rmtree(warehouse)
+    other = Lake(spark, tmp_path / "other")
+    other.append(SPEC, spark.createDataFrame([("b", 2)], SPEC.schema))
+    assert rows(spark.sql("SELECT * FROM test.items")) == {("b", 2)}
+    assert not warehouse.exists()
+
+
 def test_a_stray_delta_log_folder_is_listed_as_broken_and_the_rest_still_work(spark, tmp_path):
     """A warehouse path with a quote in it, and a folder that only looks like a table."""
     lake = Lake(spark, tmp_path / "it's a warehouse")
