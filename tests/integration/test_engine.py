@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import stat
 import subprocess
 
@@ -129,12 +130,16 @@ def test_a_command_for_another_spark_is_declined(hosted_engine):
     assert reply == {"declined": "it runs only run, sql, dagster-run"}
 
 
-def test_engine_start_serves_sql_and_stop_ends_it(tmp_path):
+def test_engine_start_warms_up_serves_sql_and_stop_ends_it(tmp_path):
     via = {"CLAIMHOUSE_ENGINE_DIR": str(tmp_path / "engine")}
-    started = claimhouse("engine", "start", env_extra=via)
+    started = claimhouse("engine", "start", "--warm-up", env_extra=via, timeout=1200)
     assert started.returncode == 0, started.stderr[-3000:]
     assert "engine running at 127.0.0.1:" in started.stdout
     try:
+        # It ran the seeds twice in a scratch warehouse before serving, and removed it.
+        log = (tmp_path / "engine" / "engine.log").read_text()
+        assert re.search(r"warmed up in [0-9.]+s on 5 seed articles", log), log[-3000:]
+        assert not (tmp_path / "engine" / "warm-up").exists()
         status = claimhouse("engine", "status", "--format", "json", env_extra=via)
         found = json.loads(status.stdout)
         assert found["running"] and found["commands_served"] == 0
