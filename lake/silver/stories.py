@@ -559,6 +559,10 @@ def links(
     postings = vector.where(F.col("df") >= 2)
     if focus is not None and within:
         postings = postings.join(focus, "article_id", "left_semi")
+    elif focus is not None:
+        # A pair around the focus shares only terms a focus article holds.
+        held = postings.join(focus, "article_id", "left_semi").select("term")
+        postings = postings.join(held, "term", "left_semi")
     postings = (
         postings.select("term", "article_id", "w")
         .join(day, "article_id")
