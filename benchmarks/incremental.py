@@ -5,7 +5,8 @@
 `claimhouse generate` writes N articles (N/10 events, fixed seed). Ten articles of one large
 event and the whole of a ten-article event are held back; one `run_pipeline` builds every layer
 from the rest. Then, each followed by `run_pipeline` in the same process (its JVM warm): one new
-article; one article changed (a figure in it); the ten held-back articles of the large event
+article (undated: no sidecar, no dateline); one new article dated like the corpus's (a
+sidecar); one article changed (a figure in it); the ten held-back articles of the large event
 (ten new articles about an existing story); the held-back event (ten articles about a new
 story). Bronze skips files not modified since they were logged, silver extracts only what is
 new, gold rebuilds the stories the run changed (README: "Gold is rebuilt per story a run
@@ -48,6 +49,11 @@ THIRD_ARTICLE = (
     "Ferry service resumes\n\n"
     "Two ferries carried 1,200 passengers on Friday, the transit agency said, after a "
     "three-day halt.\n"
+)
+DATED_ARTICLE = (
+    "Water main breaks downtown\n\n"
+    "Crews shut off water to 2,500 homes after a main broke under Front Street, the city's "
+    "utility said. Repairs could take 36 hours.\n"
 )
 ANOTHER_ARTICLE = (
     "Bridge repairs run late\n\n"
@@ -132,6 +138,14 @@ def main() -> None:
                 "gold_stories_touched": summary.gold.stories_touched if summary.gold else None,
             }
 
+        # The article above has no date, so it pairs with every article; a news article
+        # usually has one, and then only the articles of its weeks are its neighbours.
+        dated = corpus / "articles" / "zz_dated_article.txt"
+        dated.write_text(DATED_ARTICLE, encoding="utf-8")
+        first = sorted((corpus / "articles").glob("*/*.json"))[0]
+        published = json.loads(first.read_text(encoding="utf-8"))["published_at"]
+        dated.with_suffix(".json").write_text(json.dumps({"published_at": published}))
+        change("dated_new_article")
         changed = sorted((corpus / "articles").glob("*/*.txt"))[len(held["new_story"])]
         text = changed.read_text(encoding="utf-8")
         changed.write_text(
