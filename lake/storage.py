@@ -132,10 +132,7 @@ class Lake:
             )
             # A name free in the catalog is created with the table: one statement, not three.
             self._database(spec.name)
-            try:
-                named = not self.spark.catalog.tableExists(spec.name)
-            except Exception:  # noqa: BLE001 - a name whose folder was deleted; register() fixes it
-                named = False
+            named = not self._in_catalog(spec.name)  # a stale name: register() fixes it
             if named:
                 builder = builder.tableName(spec.name)
             for key, value in spec.properties:
@@ -146,6 +143,14 @@ class Lake:
         else:
             self._upgrade(spec)
         self.register(spec.name)
+
+    def _in_catalog(self, table: str) -> bool:
+        """Whether the catalog has the name, one whose folder was deleted included (Spark then
+        fails to load it)."""
+        try:
+            return self.spark.catalog.tableExists(table)
+        except Exception:  # noqa: BLE001 - the name is there; its table is gone
+            return True
 
     def _database(self, table: str) -> None:
         """Create the table's database if the catalog lacks it (asking the catalog runs no
@@ -339,10 +344,7 @@ class Lake:
                 self._register_report(spec, report)
             return
         location = str(self.path(table))
-        try:
-            exists = self.spark.catalog.tableExists(f"{layer}.{name}")
-        except Exception:  # noqa: BLE001 - a name whose folder was deleted
-            exists = True
+        exists = self._in_catalog(f"{layer}.{name}")
         if exists and _REGISTERED.get(table) == location:
             return
         self._database(table)
