@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path, PurePosixPath
+from stat import S_ISREG
 
 import pandas as pd
 from delta.tables import DeltaTable
@@ -121,54 +122,71 @@ def list_local(root: Path) -> list[InputFile]:
     root = root.resolve()
     files: list[InputFile] = []
 
-    def unlisted(full: str, problem: str) -> None:
-        rel = os.path.relpath(full, root)
+    def unlisted(rel: str, problem: str) -> None:
         files.append(InputFile(path="", source_uri=_printable(rel), size_bytes=0, problem=problem))
 
-    def walk_error(error: OSError) -> None:
-        if error.filename and os.path.realpath(error.filename) != str(root):
+    # One directory read per folder and one stat per entry (the directory read says which
+    # entries are links and folders): a listing of 200,000 files is a cost of every run.
+    pending = [(str(root), "")]
+    while pending:
+        folder, prefix = pending.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = list(it)
+        except OSError as error:
+            if not prefix:
+                raise LakeError(
+                    f"input folder {root} could not be listed: {error.strerror}"
+                ) from None
             unlisted(
-                error.filename,
+                prefix[:-1],
                 f"folder could not be listed ({error.strerror}): its files were not read; "
                 "fix its permissions and run again",
             )
-        else:
-            raise LakeError(f"input folder {root} could not be listed: {error.strerror}")
-
-    for folder, dirs, names in os.walk(root, onerror=walk_error):
-        for d in sorted(dirs):
-            if not d.startswith(".") and os.path.islink(os.path.join(folder, d)):
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            rel = prefix + name
+            if entry.is_dir(follow_symlinks=False):
+                pending.append((entry.path, rel + "/"))
+                continue
+            if entry.is_symlink() and _is_dir(entry):
                 unlisted(
-                    os.path.join(folder, d),
+                    rel,
                     "link to a folder: linked folders are not followed; move or copy the "
                     "files into the input folder",
                 )
-        dirs[:] = sorted(
-            d for d in dirs if not d.startswith(".") and not os.path.islink(os.path.join(folder, d))
-        )
-        for name in names:
-            if name.startswith("."):
                 continue
-            full = os.path.join(folder, name)
-            entry = _local_entry(root, full)
-            if isinstance(entry, str):
-                unlisted(full, entry)
+            found = _local_entry(root, entry, rel)
+            if isinstance(found, str):
+                unlisted(rel, found)
             else:
-                files.append(entry)
+                files.append(found)
     return sorted(files, key=lambda f: f.source_uri)
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _printable(rel: str) -> str:
     """A name as text: bytes that are not UTF-8 (kept by the OS as surrogates) become \\xNN."""
+    if rel.isascii():
+        return rel
     return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
-def _local_entry(root: Path, full: str) -> InputFile | str:
+def _local_entry(root: Path, entry: os.DirEntry, rel: str) -> InputFile | str:
     """The file to read, or why it cannot be read."""
-    rel = os.path.relpath(full, root)
     if _printable(rel) != rel:
         return "file name is not valid UTF-8: rename the file"
-    if os.path.islink(full):
+    full = entry.path
+    if entry.is_symlink():
         target = os.path.realpath(full)
         if not os.path.exists(target):
             return f"broken link: its target {os.readlink(full)} does not exist"
@@ -178,16 +196,16 @@ def _local_entry(root: Path, full: str) -> InputFile | str:
                 "outside the folder becomes queryable; copy the file in instead"
             )
     try:
-        stat = os.stat(full)
+        stat = entry.stat()
     except OSError as error:
         return f"file could not be read ({error.strerror}): check it and run again"
-    if not os.path.isfile(full):
+    if not S_ISREG(stat.st_mode):
         return "not a regular file (a pipe, socket or device): claimhouse reads .txt and .md files"
     if not os.access(full, os.R_OK):
         return "file is not readable (permission denied): fix its permissions and run again"
     return InputFile(
         path=f"file:{full}",
-        source_uri=Path(rel).as_posix(),
+        source_uri=rel,
         size_bytes=stat.st_size,
         # ctime too: copies that keep an old mtime (cp -p, rsync -t) still count.
         modified_at=max(stat.st_mtime, stat.st_ctime),
@@ -362,10 +380,10 @@ def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, 
     by_uri = {f.source_uri: f for f in files}
     articles, sidecars = [], set()
     for f in files:
-        suffix = PurePosixPath(f.source_uri).suffix.lower()
-        if suffix not in ARTICLE_SUFFIXES:
+        stem, suffix = split_suffix(f.source_uri)
+        if suffix.lower() not in ARTICLE_SUFFIXES:
             continue
-        sidecar = by_uri.get(str(PurePosixPath(f.source_uri).with_suffix(SIDECAR_SUFFIX)))
+        sidecar = by_uri.get(stem + SIDECAR_SUFFIX)
         if sidecar is not None:
             sidecars.add(sidecar.source_uri)
         if f.size_bytes > max_file_bytes:
@@ -379,7 +397,7 @@ def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, 
         else:
             articles.append((f, sidecar))
     for f in files:
-        suffix = PurePosixPath(f.source_uri).suffix.lower()
+        suffix = split_suffix(f.source_uri)[1].lower()
         if suffix in ARTICLE_SUFFIXES or f.source_uri in sidecars:
             continue
         if suffix == SIDECAR_SUFFIX:
@@ -473,33 +491,46 @@ def _unchanged_since_logged(
     size). These are `unchanged` without being read, which keeps a rerun over a large folder
     cheap. `logged_at` is taken before a run reads anything, so a file written during that
     run is read again by the next."""
-    candidates = [
-        (f.source_uri, f.size_bytes, max(f.modified_at, s.modified_at if s else 0.0))
-        for f, s in articles
-        if f.modified_at is not None and (s is None or s.modified_at is not None)
-    ]
-    if not candidates or lake.version(BRONZE_INGEST_LOG.name) == 0:
+    if not articles or lake.version(BRONZE_INGEST_LOG.name) == 0:
         return {}
-    listing = spark.createDataFrame(
-        candidates, "source_uri string, size_bytes long, modified double"
+    # Each file's latest log row comes to the driver as Arrow columns and is compared with
+    # the listing here: one aggregate, no join with a frame of the whole listing.
+    latest = F.max_by(
+        F.struct("size_bytes", "article_id", "content_sha256", F.unix_micros("logged_at")),
+        "logged_at",
     )
-    latest = Window.partitionBy("source_uri").orderBy(F.desc("logged_at"))
     logged = (
         lake.read(BRONZE_INGEST_LOG.name)
         .where(F.col("outcome").isin("new", "unchanged", "updated"))
-        .withColumn("_rank", F.row_number().over(latest))
-        .where(F.col("_rank") == 1)
-        .select("source_uri", "size_bytes", "article_id", "content_sha256", "logged_at")
+        .groupBy("source_uri")
+        .agg(latest.alias("l"))
+        .select("source_uri", F.col("l.*"))
+        .toDF("source_uri", "size_bytes", "article_id", "content_sha256", "logged_us")
+        .join(lake.read(BRONZE_ARTICLES.name).select("article_id"), "article_id", "left_semi")
+        .toArrow()
+        .to_pydict()
     )
-    in_bronze = lake.read(BRONZE_ARTICLES.name).select("article_id")
-    rows = (
-        listing.join(logged, ["source_uri", "size_bytes"])
-        .where(F.col("modified") < F.unix_micros("logged_at") / 1_000_000)
-        .join(in_bronze, "article_id", "left_semi")
-        .select("source_uri", "article_id", "content_sha256", "size_bytes")
-        .collect()
-    )
-    return {r[0]: (r[1], r[2], r[3]) for r in rows}
+    last = {
+        uri: row
+        for uri, *row in zip(
+            logged["source_uri"],
+            logged["size_bytes"],
+            logged["article_id"],
+            logged["content_sha256"],
+            logged["logged_us"],
+            strict=True,
+        )
+    }
+    unchanged = {}
+    for f, s in articles:
+        row = last.get(f.source_uri)
+        if row is None or f.modified_at is None or (s is not None and s.modified_at is None):
+            continue
+        size, article_id, sha, logged_us = row
+        modified = max(f.modified_at, s.modified_at if s else 0.0)
+        if size == f.size_bytes and modified < logged_us / 1_000_000:
+            unchanged[f.source_uri] = (article_id, sha, size)
+    return unchanged
 
 
 _METADATA = ("outlet", "title", "published_at", "url", "published_at_source")
@@ -538,10 +569,19 @@ def unsettled_files(files: list[InputFile], settled_before: float) -> set[str]:
 
 def _pair_stem(uri: str) -> str | None:
     """An article's or sidecar's name without its suffix; None for other files."""
-    path = PurePosixPath(uri)
-    if path.suffix.lower() in (*ARTICLE_SUFFIXES, SIDECAR_SUFFIX):
-        return str(path.with_suffix(""))
-    return None
+    stem, suffix = split_suffix(uri)
+    return stem if suffix.lower() in (*ARTICLE_SUFFIXES, SIDECAR_SUFFIX) else None
+
+
+def split_suffix(uri: str) -> tuple[str, str]:
+    """(uri without its suffix, the suffix) of a '/'-separated relative name, as PurePosixPath
+    has them ('a/b.tar.gz' -> ('a/b.tar', '.gz'); 'a/.b' and 'a/b.' have none), without
+    building a path object for each of a large folder's names."""
+    start = uri.rfind("/") + 1
+    dot = uri.rfind(".", start)
+    if start < dot < len(uri) - 1:
+        return uri[:dot], uri[dot:]
+    return uri, ""
 
 
 def _build_validate_publish(
