@@ -430,7 +430,7 @@ def ingest(
     unsettled = unsettled_files(seen, now.timestamp() - settle_s)
     files = [f for f in seen if f.source_uri not in unsettled]
     articles, sidecars, early_rejects = _classify(files, max_file_bytes)
-    unchanged = _unchanged_since_logged(spark, lake, articles)
+    unchanged = _unchanged_since_logged(lake, articles)
     skipped_sidecars = {
         s.source_uri for f, s in articles if s is not None and f.source_uri in unchanged
     }
@@ -484,7 +484,7 @@ def ingest(
 
 
 def _unchanged_since_logged(
-    spark: SparkSession, lake: Lake, articles: list[tuple[InputFile, InputFile | None]]
+    lake: Lake, articles: list[tuple[InputFile, InputFile | None]]
 ) -> dict[str, tuple[str, str, int]]:
     """Article files (and their sidecars) not modified since a run logged them as an article
     that is still in bronze, with the same size: source_uri -> (article_id, content_sha256,
