@@ -37,6 +37,9 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
             f"-Dderby.system.home={spark_dir}",
             f"-Djava.io.tmpdir={spark_dir / 'tmp'}",
             f"-Dlog4j2.configurationFile=file:{LOG4J_CONF}",
+            # The throughput collector: on 2 cores G1's concurrent threads compete with the JIT
+            # and the query for the same cores (benchmarks/HISTORY.md, thirty-third session).
+            "-XX:+UseParallelGC",
         ]
     )
     conf = {

@@ -107,6 +107,12 @@ def test_the_spark_settings_dbt_starts_with_are_claimhouse_s(tmp_path):
     }
     assert {k: dbt[k] for k in expected} == expected
     assert dbt["spark.ui.enabled"] == ours["spark.ui.enabled"] == "false"
+    # The JVM's own flags (its collector): path-free, so the same text in both.
+    jvm_flags = [o for o in ours["spark.driver.extraJavaOptions"].split() if o.startswith("-XX:")]
+    assert jvm_flags == ["-XX:+UseParallelGC"]
+    assert [o for o in dbt["spark.driver.extraJavaOptions"].split() if o.startswith("-XX:")] == (
+        jvm_flags
+    )
 
 
 def test_a_build_s_values_reach_dbt_s_artifacts_only_while_it_runs(tmp_path):
