@@ -37,8 +37,8 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
             f"-Dderby.system.home={spark_dir}",
             f"-Djava.io.tmpdir={spark_dir / 'tmp'}",
             f"-Dlog4j2.configurationFile=file:{LOG4J_CONF}",
-            # The throughput collector: on 2 cores G1's concurrent threads compete with the JIT
-            # and the query for the same cores (benchmarks/HISTORY.md, thirty-third session).
+            # The throughput collector: on few cores G1's concurrent threads compete with the
+            # JIT and the query (a short run is mostly the cold JIT's compiling).
             "-XX:+UseParallelGC",
         ]
     )
