@@ -32,8 +32,13 @@ UNITS: tuple[Unit, ...] = (bronze.UNIT, silver_claims.UNIT, silver_stories.UNIT,
 STAGES = {"bronze": "bronze", "silver.claims": "silver", "silver.stories": "silver", "gold": "gold"}
 
 
-def new_run_id() -> str:
-    return datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ-") + secrets.token_hex(3)
+def new_run_id(now: datetime | None = None, token: str | None = None) -> str:
+    """`<UTC time>_<6 hex digits>`: sortable by time, unique per run. The underscore keeps the
+    whole id one token for dateutil, which Great Expectations' Data Docs run on every run name:
+    after a hyphen, a token such as `8025ad` read as a time zone offset of -80:25 and the run's
+    validation pages failed to render."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%dT%H%M%SZ")
+    return f"{stamp}_{token or secrets.token_hex(3)}"
 
 
 @dataclass
