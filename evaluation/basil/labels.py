@@ -62,6 +62,7 @@ class Fact:
     attribution: str | None = None
     granularity: str | None = None
     resolution: str | None = None
+    fact: str | None = None  # the quantity it states: shared by the claims of one fact
     # Filled by locate(): character offsets of ``text`` in the article body.
     start: int | None = None
     end: int | None = None
@@ -121,6 +122,11 @@ class EventLabels:
     articles: list[ArticleLabels]
     conflicts: list[dict] = field(default_factory=list)
     path: Path | None = None
+    # fact id -> its words (property, subject, event, scope); empty while unlabelled
+    facts: dict[str, str] = field(default_factory=dict)
+
+    def fact_ids(self) -> set[str]:
+        return {f.fact for a in self.articles for f in a.facts if f.fact}
 
 
 def _scalar(value):
@@ -187,7 +193,8 @@ def load_event(path: str | Path) -> EventLabels:
             for j, f in enumerate(raw.get("facts") or [])
         ]
         articles.append(ArticleLabels(outlet, file, str(_scalar(raw.get("published_at"))), facts))
-    return EventLabels(str(data["event"]), articles, list(data.get("conflicts") or []), path)
+    facts = {str(k): str(v) for k, v in (data.get("facts") or {}).items()}
+    return EventLabels(str(data["event"]), articles, list(data.get("conflicts") or []), path, facts)
 
 
 def load_all(folder: str | Path = LABELS_DIR) -> list[EventLabels]:
@@ -250,6 +257,7 @@ def check_event(labels: EventLabels, bodies: dict[str, str]) -> list[str]:
             problems.append(f"{labels.event}: no rebuilt text for {article.file}")
             continue
         problems += locate_all(article, body)
+    problems += check_fact_ids(labels)
     for conflict in labels.conflicts:
         values = conflict.get("values") or {}
         if not conflict.get("counted") or len(values) < 2:
@@ -258,6 +266,35 @@ def check_event(labels: EventLabels, bodies: dict[str, str]) -> list[str]:
             body = bodies.get(f"{labels.event}_{outlet}")
             if body is not None and str(text) not in body:
                 problems.append(f"{labels.event}: conflict value {text!r} not in {outlet}'s text")
+    return problems
+
+
+_FACT_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def check_fact_ids(labels: EventLabels) -> list[str]:
+    """Fact ids, once an event has any: on every claim, well formed, described in `facts`,
+    and named by each conflict."""
+    used = labels.fact_ids()
+    if not used and not labels.facts:
+        return []  # not labelled for fact identity yet
+    problems = []
+    for article in labels.articles:
+        for f in article.facts:
+            if not f.fact:
+                problems.append(f"{article.file}: {f.text!r} in {f.context!r} has no fact id")
+            elif not _FACT_ID.match(f.fact):
+                problems.append(f"{article.file}: fact id {f.fact!r} is not lower-case-words")
+    for fid in sorted(used - set(labels.facts)):
+        problems.append(f"{labels.event}: fact {fid!r} is not described under 'facts'")
+    for fid in sorted(set(labels.facts) - used):
+        problems.append(f"{labels.event}: 'facts' describes {fid!r}, which no claim carries")
+    for conflict in labels.conflicts:
+        if conflict.get("fact") not in used:
+            problems.append(
+                f"{labels.event}: conflict {conflict.get('counted')!r} names fact "
+                f"{conflict.get('fact')!r}, which no claim carries"
+            )
     return problems
 
 
