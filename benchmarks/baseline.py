@@ -22,6 +22,7 @@ import itertools
 import json
 import math
 import platform
+import re
 import resource
 import shutil
 import tempfile
@@ -33,8 +34,9 @@ from pathlib import Path
 
 import yaml
 
-from evaluation.facts import load_truth_facts, score_synthetic
+from evaluation.facts import load_truth_claims, load_truth_facts, score_identity, score_synthetic
 from lake.bronze.parse import parse_file
+from lake.schemas import FRAME_PARTS
 from lake.silver import stories as S
 from lake.silver.extract import extract_claims, problems
 from lake.synthetic.generate import generate
@@ -48,6 +50,9 @@ OPEN_BOUND_FACTOR = float(_VARS["open_bound_factor"])
 MAGNITUDE_GAP = float(_VARS["magnitude_gap"])
 UNRECONCILED_MEASURES = set(_VARS["unreconciled_measures"])
 SYNONYM_MIN_STORIES = int(_VARS["synonym_min_stories"])
+SOLITARY_MEASURES = set(_VARS["solitary_measures"])
+NAMED_ONLY_MEASURES = set(_VARS["named_only_measures"])
+SMALL_COUNT = float(_VARS["small_count"])
 DAYS_PER_UNIT = {unit: float(days) for unit, days in _VARS["days_per_unit"].items()}
 _INF = float("inf")
 # int_claims_intervals.sql's precision_tier: stated values, then bounds and ranges (1), then
@@ -97,8 +102,11 @@ def _interval(c: dict) -> dict:
         width = hi - lo if informative else None
     outlet = c["cited_outlet"] or c["reporting_outlet"]
     source = outlet.strip().lower().removeprefix("the ").lstrip() if outlet else None
+    frame = c.get("frame") or {}
     return {
         **c,
+        **{f"{part}_key": (frame.get(part) or {}).get("key") for part in FRAME_PARTS},
+        "frame_definite": bool(frame.get("definite")),
         "year_known": c["kind"] == "date"
         and bool(c["date_start"])
         and not c["date_start"].startswith("--"),
@@ -236,13 +244,17 @@ def _reconcile_group(group: list[dict]) -> dict:
 
 
 def _told_apart(a: list[dict], b: list[dict]) -> bool:
-    """Some article states disagreeing values under both measures."""
+    """Some article states disagreeing values under both measures, or names them apart: dates
+    under both (one day can be two events'), or one sentence figures under both ("25 field
+    office directors and 25 special agents")."""
     by_article = defaultdict(list)
     for c in a:
         if c["informative"]:
             by_article[c["article_id"]].append(c)
     return any(
         not _overlap(c, d)
+        or c["measure_key"] != d["measure_key"]
+        and (c["kind"] in ("date", "time") or c["sentence_index"] == d["sentence_index"])
         for d in b
         if d["informative"]
         for c in by_article.get(d["article_id"], [])
@@ -266,7 +278,7 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
         ):
             consensus = {**consensus, "lo": consensus["hi"] / OPEN_BOUND_FACTOR}
         closed[key] = consensus
-        story_id, kind, measure_key, per, _ = key
+        story_id, kind, measure_key, per, _, _ = key
         partitions[(story_id, kind, per, "/subset" in measure_key)].append(key)
     rank, candidates = {}, defaultdict(list)
     for keys in partitions.values():
@@ -283,6 +295,12 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
                 b
                 for b in keys[:i]
                 if _overlap(closed[a], closed[b])
+                and _compatible(measures[a]["group"], measures[b]["group"])
+                # dates are one fact's only when they state one day (or month, or year)
+                # exactly: one week holds many events' days
+                and (a[1] not in ("date", "time") or _same_span(closed[a], closed[b]))
+                # a small number names no quantity by itself: "two" turkeys and "two" daughters
+                and (a[2] == b[2] or a[1] not in ("count", "rate") or _large(closed[a]))
                 and not _told_apart(measures[a]["group"], measures[b]["group"])
             ]
     # Only into a measure that merges into nothing itself: no chains.
@@ -308,7 +326,7 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
     roots = defaultdict(list)
     for key in closed:
         if merged[key] == key:
-            story_id, kind, measure_key, per, _ = key
+            story_id, kind, measure_key, per, _, _ = key
             roots[(story_id, kind, per, "/subset" in measure_key)].append(key)
     merged_in, present_in = Counter(), Counter()
     for (_story, kind, per, _), keys in partitions.items():
@@ -347,11 +365,14 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
         consensus = m["consensus"]
         if consensus is None or consensus["qualifier"] != "vague":
             continue
-        story_id, kind, measure_key, per, _ = key
+        story_id, kind, measure_key, per, _, _ = key
         fits = [
             r
             for r in roots.get((story_id, kind, per, "/subset" in measure_key), [])
-            if _overlap(consensus, closed[r]) and not _told_apart(m["group"], measures[r]["group"])
+            if _overlap(consensus, closed[r])
+            and not _told_apart(m["group"], measures[r]["group"])
+            # "this week" fits every day of the week's events: a vague date joins its own event's
+            and (kind not in ("date", "time") or r[2] == measure_key)
         ]
         if len(fits) > 1:  # of several, the one a learned synonym names
             fits = [r for r in fits if (kind, per, *sorted((measure_key, r[2]))) in synonyms]
@@ -361,7 +382,8 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
 
 
 def _bands(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
-    """int_claims_intervals.sql's magnitude bands: (story, kind, key, per, band) -> claims."""
+    """int_claims_intervals.sql's magnitude bands: (story, kind, key, per, frame group, band)
+    -> claims."""
     banded: dict[tuple, list[dict]] = defaultdict(list)
     for key, group in by_key.items():
         nulls_first = sorted(
@@ -387,9 +409,123 @@ def _bands(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
 
 def _measure_id(key: tuple) -> str:
     """The measure's id as int_claims_intervals.sql hashes it (band 0 leaves it out)."""
-    story_id, kind, measure_key, per, band = key
-    parts = [story_id, kind, measure_key, per] + ([str(band)] if band else [])
+    story_id, kind, measure_key, per, frame_group, band = key
+    parts = (
+        [story_id, kind, measure_key, per]
+        + ([frame_group] if frame_group else [])
+        + ([str(band)] if band else [])
+    )
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def _value_signature(c: dict) -> str:
+    """A claim's stated value, for splitting claims whose frames cannot tell a differing value
+    from a different quantity (int_claims_intervals.sql's value_split)."""
+    if c["kind"] == "date":
+        return f"{c['date_start'] or ''}/{c['date_end'] or ''}"
+    return f"{c['value_text'] or ''}/{c['qualifier']}"
+
+
+def _frame_groups(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
+    """int_claims_intervals.sql's frame groups: within (story, kind, measure_key, per), a claim
+    whose subject (scope) is unstated takes the one subject (scope) its measure's claims state.
+    A claim whose frame cannot tell a differing value from another quantity (not definite, or
+    its subject or scope unstated where its measure's claims state several) joins them only
+    where its value agrees with a definite claim's; otherwise its value sets it apart."""
+    grouped: dict[tuple, list[dict]] = defaultdict(list)
+    for key, group in by_key.items():
+        values_in_sentence = defaultdict(set)
+        for c in group:
+            values_in_sentence[(c["article_id"], c["sentence_index"])].add(_value_signature(c))
+        subjects = {c["subject_key"] for c in group if c["subject_key"]}
+        scopes = {c["scope_key"] for c in group if c["scope_key"]}
+        for c in group:
+            c["subject_group"] = c["subject_key"] or (
+                next(iter(subjects)) if len(subjects) == 1 else ""
+            )
+            c["scope_group"] = c["scope_key"] or (next(iter(scopes)) if len(scopes) == 1 else "")
+            # a claim that takes its measure's subject (scope) rather than stating it may
+            # corroborate, never contradict: its frame does not say it is that subject's
+            # two values of one measure in one sentence are two sides ("49 percent to 44
+            # percent", "tonight or tomorrow"), never one quantity told two ways
+            sides = len(values_in_sentence[(c["article_id"], c["sentence_index"])]) > 1
+            c["definite"] = bool(
+                c["frame_definite"]
+                and not sides
+                and (c["subject_key"] or not subjects)
+                # a place is often left out by one outlet and named by another; a time is not
+                and (c["scope_key"] or not any(map(_is_time_scope, scopes)))
+            )
+        definite = defaultdict(list)
+        for c in group:
+            if c["definite"] and c["informative"]:
+                definite[(c["subject_group"], c["scope_group"])].append(c)
+        for c in group:
+            peers = definite[(c["subject_group"], c["scope_group"])]
+            joins = (
+                c["definite"]
+                or (c["kind"] == "date" and not c["informative"])  # no day: cannot disagree
+                or (c["informative"] and any(_overlap(c, d) for d in peers))
+            )
+            alone = c["measure_key"] in SOLITARY_MEASURES or (
+                c["measure_key"] in NAMED_ONLY_MEASURES and not c["subject_key"]
+            )
+            c["value_split"] = c["claim_id"] if alone else ("" if joins else _value_signature(c))
+            frame_group = "|".join((c["subject_group"], c["scope_group"], c["value_split"]))
+            grouped[(*key, "" if frame_group == "||" else frame_group)].append(c)
+    return grouped
+
+
+def _same_span(a: dict, b: dict) -> bool:
+    if a["year_known"] and b["year_known"]:
+        return (a["lo"], a["hi"]) == (b["lo"], b["hi"])
+    return (a["md_lo"], a["md_hi"]) == (b["md_lo"], b["md_hi"])
+
+
+def _is_time_scope(key: str) -> bool:
+    """A scope that is a date ("last year", "in 2019"), keyed by its first day."""
+    return bool(re.match(r"^[0-9]{4}", key))
+
+
+def _large(c: dict) -> bool:
+    """A count big enough to say which quantity it is by its value (var small_count)."""
+    return max(abs(c["lo"]), abs(c["hi"])) >= SMALL_COUNT
+
+
+def _compatible(a: list[dict], b: list[dict]) -> bool:
+    """Two measures may be one quantity: their subjects and scopes agree where both state one."""
+    sa, sb = a[0]["subject_group"], b[0]["subject_group"]
+    ca, cb = a[0]["scope_group"], b[0]["scope_group"]
+    return (not sa or not sb or sa == sb) and (not ca or not cb or ca == cb)
+
+
+def _measure_label(key: str) -> str:
+    """macros/readable.sql's measure_label."""
+    key = re.sub(r"^(date|time):(.*)$", r"\1 of the \2", key)
+    return re.sub(r"^(percent|ratio):", r"\1 of ", key).replace("/per_", " per ")
+
+
+def fact_label(kind: str, measure_key: str, frame: dict | None, per: str | None) -> str:
+    """macros/readable.sql's fact_label: the consensus claim's frame label."""
+    label = (frame or {}).get("label")
+    if label is not None:
+        return label + (f" per {per}" if per else "")
+    if re.search(r"(^|[:/ ])unknowns?($|/)", measure_key):
+        return kind
+    return _measure_label(measure_key)
+
+
+def _matched_parts(a: dict, b: dict) -> tuple[list[str], float]:
+    """fact_conflicts.sql's matched_parts and match_confidence of two anchor claims."""
+    parts = [p for p in ("subject", "property", "event", "scope") if a[f"{p}_key"] is not None
+             and a[f"{p}_key"] == b[f"{p}_key"]]  # fmt: skip
+    if a["role_key"] is not None and a["role_key"] == b["role_key"]:
+        parts.append("role")
+    stated = sum(
+        a[f"{p}_key"] is not None or b[f"{p}_key"] is not None
+        for p in ("subject", "property", "event", "scope", "role")
+    )
+    return parts, round(len(parts) / max(stated, 1), 3)
 
 
 def reconcile(
@@ -405,18 +541,18 @@ def reconcile(
             continue
         key = (story[c["article_id"]], c["kind"], c["measure_key"], c["per"] or "")
         by_key[key].append(_interval(c))
-    by_measure = _bands(by_key)
+    by_measure = _bands(_frame_groups(by_key))
     measures = {key: _reconcile_group(group) for key, group in by_measure.items()}
     into = merge_measures(measures)
     by_fact: dict[tuple, list[dict]] = defaultdict(list)
     for key, group in by_measure.items():
         by_fact[into[key]].extend(group)
     facts, evidence, conflicts = [], [], []
-    for (story_id, kind, measure_key, per, band), group in by_fact.items():
-        fact_id = _measure_id((story_id, kind, measure_key, per, band))
+    for (story_id, kind, measure_key, per, frame_group, band), group in by_fact.items():
+        fact_id = _measure_id((story_id, kind, measure_key, per, frame_group, band))
         r = _reconcile_group(group)
         consensus, anchors = r["consensus"], r["anchors"]
-        if len(anchors) >= 2:
+        if len({a["source_key"] for a in anchors}) >= 2:
             status = "conflicting"
         elif consensus and consensus["sources"] >= 2:
             status = "corroborated"
@@ -430,12 +566,18 @@ def reconcile(
                 lower, upper = consensus["lo"], consensus["hi"]
             upper = None if upper == _INF else upper
         values = [c["value"] * c["value_scale"] for c in group if c["value"] is not None]
+        frame = consensus.get("frame") if consensus else None
         facts.append(
             {
                 "fact_id": fact_id,
                 "story_id": story_id,
                 "kind": kind,
                 "measure_key": measure_key,
+                "label": fact_label(kind, measure_key, frame, per or None),
+                **{
+                    part: ((frame or {}).get(part) or {}).get("key" if part == "role" else "text")
+                    for part in FRAME_PARTS
+                },
                 "measure_keys": sorted({c["measure_key"] for c in group}),
                 "per": per or None,
                 "consensus_value": (
@@ -471,6 +613,8 @@ def reconcile(
                 "fact_id": fact_id,
                 "value_a": a["value_text"],
                 "value_b": b["value_text"],
+                "matched_parts": _matched_parts(a, b)[0],
+                "match_confidence": _matched_parts(a, b)[1],
                 # fact_conflicts.sql: a side's articles agree with it and not with the other.
                 "articles_a": sorted(
                     {c["article_id"] for c in informative if _overlap(c, a) and not _overlap(c, b)}
@@ -480,6 +624,9 @@ def reconcile(
                 ),
             }
             for a, b in itertools.combinations(anchors, 2)
+            # a conflict is between sources: one article giving two values ("tonight or
+            # tomorrow", a figure it corrects) contradicts no one
+            if a["source_key"] != b["source_key"]
         ]
     return facts, evidence, conflicts
 
@@ -543,6 +690,7 @@ def measure(n: int, workdir: Path, seed: int) -> dict:
     stages["gold"] = time.perf_counter() - started
     keys = {a: Path(art["source_uri"]).stem for a, art in articles.items()}
     scores = score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
+    scores.update(score_identity(evidence, claims, load_truth_claims(corpus), keys))
 
     total = sum(stages.values())
     return {

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from evaluation.claims import load_truth, score
-from evaluation.facts import load_truth_facts, score_synthetic
+from evaluation.facts import load_truth_claims, load_truth_facts, score_identity, score_synthetic
 from lake.config import load_settings
 from lake.pipeline import run_pipeline
 from lake.spark import get_spark
@@ -67,7 +67,18 @@ def _fact_scores(lake: Lake, corpus: Path) -> dict:
         .select("fact_id", "value_a", "value_b", "articles_a", "articles_b")
         .collect()
     ]
-    return score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
+    evidence = [
+        r.asDict() for r in lake.read("gold.fact_evidence").select("fact_id", "claim_id").collect()
+    ]
+    claims = [
+        r.asDict()
+        for r in lake.read("silver.claims")
+        .select("claim_id", "article_id", "char_start", "char_end")
+        .collect()
+    ]
+    scores = score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
+    scores.update(score_identity(evidence, claims, load_truth_claims(corpus), keys))
+    return scores
 
 
 def _story_scores(lake: Lake) -> dict:

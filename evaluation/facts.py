@@ -304,6 +304,57 @@ def score_synthetic(
     }
 
 
+def score_identity(
+    evidence: list[dict], claims: list[dict], truth_claims: list[dict], article_keys: dict
+) -> dict:
+    """Do gold's facts each hold one true quantity? Against a synthetic corpus's
+    truth/claims.jsonl, whose claims name their measure: fact purity (gold facts holding a true
+    claim whose true claims name one measure; also of facts with two or more) and
+    corroboration recall (true measures stated in two or more articles whose claims all land in
+    one gold fact). evidence: gold.fact_evidence rows; claims: silver.claims rows."""
+    measure_at = {
+        (c["article_key"], c["char_start"], c["char_end"]): c["measure"] for c in truth_claims
+    }
+    by_claim = {c["claim_id"]: c for c in claims}
+    members: dict[str, list[tuple[str, str]]] = {}
+    for e in evidence:
+        c = by_claim.get(e["claim_id"])
+        if c is None:
+            continue
+        key = (article_keys.get(c["article_id"], c["article_id"]), c["char_start"], c["char_end"])
+        if key in measure_at:
+            members.setdefault(e["fact_id"], []).append((measure_at[key], c["article_id"]))
+    multi = [ms for ms in members.values() if len(ms) > 1]
+    landed: dict[str, set] = {}
+    articles: dict[str, set] = {}
+    for fact_id, ms in members.items():
+        for measure, article in ms:
+            landed.setdefault(measure, set()).add(fact_id)
+            articles.setdefault(measure, set()).add(article)
+    stated_twice = [m for m, a in articles.items() if len(a) > 1]
+
+    def share(num: int, den: int) -> float | None:
+        return round(num / den, 3) if den else None
+
+    return {
+        "fact_purity": share(
+            sum(len({m for m, _ in ms}) == 1 for ms in members.values()), len(members)
+        ),
+        "multi_claim_fact_purity": share(
+            sum(len({m for m, _ in ms}) == 1 for ms in multi), len(multi)
+        ),
+        "corroboration_recall": share(
+            sum(len(landed[m]) == 1 for m in stated_twice), len(stated_twice)
+        ),
+    }
+
+
+def load_truth_claims(corpus_dir: Path) -> list[dict]:
+    """A synthetic corpus's claims (truth/claims.jsonl), each naming its measure."""
+    text = (corpus_dir / "truth" / "claims.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line]
+
+
 def load_truth_facts(corpus_dir: Path) -> list[dict]:
     """A synthetic corpus's facts (truth/facts.jsonl)."""
     text = (corpus_dir / "truth" / "facts.jsonl").read_text(encoding="utf-8")

@@ -39,7 +39,8 @@ class DashboardData:
     quarantined_by_run: list[dict]  # run_id, rows
     rejects_by_reason: list[dict]  # reason (without particulars), files, example, latest
     facts_by_status: list[dict]  # status, facts
-    conflicts: list[dict]  # label, value_a/b, outlets_a/b, attributions_a/b
+    # label, value_a/b, outlets_a/b, attributions_a/b, matched_parts, match_confidence
+    conflicts: list[dict]
     failures: list[dict]  # latest run's broken rules per table
     data_docs: str | None  # Data Docs index, relative to the page
 
@@ -173,12 +174,23 @@ def _conflicts(lake: Lake) -> list[dict]:
             "outlets_b",
             "attributions_a",
             "attributions_b",
+            # why the two values were taken for one quantity
+            "matched_parts",
+            "match_confidence",
             "article_count",
         )
         .orderBy(F.desc("article_count"), "label", "value_a", "value_b")
         .limit(CONFLICTS_SHOWN)
     )
     return _rows(conflicts)
+
+
+def _matched(conflict: dict) -> str:
+    """The frame parts both sides state alike, and how sure the match is: "event, subject
+    (1.0)"."""
+    parts = conflict.get("matched_parts") or []
+    confidence = conflict.get("match_confidence")
+    return ", ".join(parts) + (f" ({confidence:.2f})" if confidence is not None else "")
 
 
 def _latest_failures(lake: Lake) -> list[dict]:
@@ -328,7 +340,7 @@ def render(data: DashboardData) -> str:
     conflicts = _table(
         "conflicts",
         ["fact", "value A", "reported by (A)", "attributed to (A)", "value B", "reported by (B)"]
-        + ["attributed to (B)"],
+        + ["attributed to (B)", "matched on"],
         [
             [
                 f"<b>{_e(c['label'])}</b>",
@@ -338,6 +350,7 @@ def render(data: DashboardData) -> str:
                 f"<b>{_e(c['value_b'])}</b>",
                 _e(c["outlets_b"]),
                 _e(c["attributions_b"]),
+                _e(_matched(c)),
             ]
             for c in data.conflicts
         ],

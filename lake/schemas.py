@@ -41,6 +41,10 @@ ATTRIBUTION_KINDS = (
     "unattributed",
 )
 FACT_STATUSES = ("corroborated", "single_source", "conflicting")
+# A claim's frame (silver.claims.frame): the parts of what it states, and the roles a figure
+# can play beyond a plain total.
+FRAME_PARTS = ("subject", "property", "event", "scope", "role")
+FRAME_ROLES = ("part", "target", "estimate", "projection", "record")
 # Where an article's published_at came from (bronze.articles.published_at_source).
 PUBLISHED_AT_SOURCES = ("sidecar", "text")
 # What became of a file seen by a run (bronze.ingest_log.outcome).
@@ -148,6 +152,35 @@ BRONZE_INGEST_LOG = TableSpec(
     ),
 )
 
+_FRAME_PART = StructType(
+    [
+        _f("text", StringType(), True, "the words of the sentence it was read from"),
+        _f("start", IntegerType(), True, "offset of text into the claim's sentence"),
+        _f("end", IntegerType(), True, "sentence[start:end] == text"),
+        _f("key", StringType(), True, "the normalized form gold compares (null: none read)"),
+    ]
+)
+_FRAME_DOCS = {
+    "subject": "whose number it is, or what it is about",
+    "property": "what a number measures, with its modifiers (null for dates and times)",
+    "event": "the event a date dates or a number belongs to",
+    "scope": "the stated time, place or condition",
+    "role": "key: " + " | ".join(FRAME_ROLES) + "; null for a plain figure",
+}
+FRAME = StructType(
+    [_f(part, _FRAME_PART, True, _FRAME_DOCS[part]) for part in FRAME_PARTS]
+    + [
+        _f(
+            "definite",
+            BooleanType(),
+            True,
+            "the frame names its quantity well enough that a differing value is a "
+            "disagreement, not another quantity",
+        ),
+        _f("label", StringType(), True, "the quantity in words, the name of its fact"),
+    ]
+)
+
 _CLAIM_FIELDS = [
     _f("claim_id", StringType(), False, "sha256 of article_id and span: stable across runs"),
     _f("article_id", StringType(), False, "bronze.articles.article_id"),
@@ -225,6 +258,13 @@ _CLAIM_FIELDS = [
     ),
     _f("cited_outlet", StringType(), True, "outlet the claim is credited to"),
     _f("reporting_outlet", StringType(), True, "bronze.articles.outlet"),
+    _f(
+        "frame",
+        FRAME,
+        True,
+        "what the claim states: subject, property, event, scope and role, each the words it "
+        "came from (offsets into sentence) and a key; a part not found is null",
+    ),
     _f("extractor_version", StringType(), False),
     _f("extracted_at", TimestampType(), False),
     _f("run_id", StringType(), False),
@@ -412,12 +452,18 @@ CONFLICTS_REPORT = ReportSpec(
         ("conflict_id", "the conflict (gold.fact_conflicts.conflict_id)"),
         ("fact_id", "the conflicting fact (gold.facts.fact_id)"),
         ("measure_key", "what the fact measures"),
-        ("label", "the fact's measure in words"),
+        ("label", "the fact in words, from its frame (what, which event, whose)"),
+        ("matched_parts", "the frame parts both sides state alike: why they were matched"),
+        ("match_confidence", "matched_parts over the parts either side states (0 to 1)"),
         ("side", "a (the better-supported value) or b"),
         ("side_value", "this side's value, as a person reads it (dates in words)"),
         ("other_value", "the other side's value, as a person reads it"),
         ("claim_value", "the claim's own value, as a person reads it"),
         ("claim_text", "the mention as written"),
+        ("subject", "whose the claim's number is, as its sentence says"),
+        ("property", "what the claim measures, as written"),
+        ("event", "the event the claim dates or belongs to, as written"),
+        ("scope", "the claim's stated time, place or condition"),
         ("quote", "the sentence the claim was read from"),
         ("attribution", "who the article credits the claim to; null when nobody"),
         ("outlet", "the outlet that published the article"),
@@ -432,16 +478,19 @@ CONFLICTS_REPORT = ReportSpec(
     ),
     sql="""
         WITH sides AS (
-            SELECT conflict_id, fact_id, measure_key, 'a' AS side, value_a_readable AS side_value,
-                   value_b_readable AS other_value, explode(claims_a) AS claim_id
+            SELECT conflict_id, fact_id, measure_key, matched_parts, match_confidence,
+                   'a' AS side, value_a_readable AS side_value, value_b_readable AS other_value,
+                   explode(claims_a) AS claim_id
             FROM gold.fact_conflicts
             UNION ALL
-            SELECT conflict_id, fact_id, measure_key, 'b', value_b_readable, value_a_readable,
-                   explode(claims_b)
+            SELECT conflict_id, fact_id, measure_key, matched_parts, match_confidence, 'b',
+                   value_b_readable, value_a_readable, explode(claims_b)
             FROM gold.fact_conflicts
         )
-        SELECT s.conflict_id, s.fact_id, s.measure_key, f.label, s.side, s.side_value,
-               s.other_value, e.value_readable AS claim_value, e.claim_text, e.quote,
+        SELECT s.conflict_id, s.fact_id, s.measure_key, f.label, s.matched_parts,
+               s.match_confidence, s.side, s.side_value, s.other_value,
+               e.value_readable AS claim_value, e.claim_text, e.subject, e.property, e.event,
+               e.scope, e.quote,
                e.attribution, e.reporting_outlet AS outlet, e.cited_outlet, e.title,
                e.source_file, e.published_at, e.article_id, e.claim_id, e.char_start, e.char_end
         FROM sides AS s

@@ -29,3 +29,12 @@
 {% macro interval_fields() -%}
   kind, year_known, lo, hi, md_lo, md_hi
 {%- endmacro %}
+
+{#- A claim's stated value as text, for telling values apart: a date's first and last day, a
+    number's value and qualifier (benchmarks/baseline.py's _value_signature). -#}
+{% macro value_signature() -%}
+    case
+        when kind = 'date' then concat(coalesce(date_start, ''), '/', coalesce(date_end, ''))
+        else concat(coalesce(value_text, ''), '/', qualifier)
+    end
+{%- endmacro %}

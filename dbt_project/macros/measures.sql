@@ -14,14 +14,30 @@
         and {{ a }}.per_key = {{ b }}.per_key and {{ a }}.is_subset = {{ b }}.is_subset
 {%- endmacro %}
 
+{#- Measures a and b may be one quantity: their frames' subjects and scopes agree where both
+    state one ('' : none stated); and dates only when they state one span exactly (one week
+    holds many events' days). -#}
+{% macro frames_compatible(a, b) -%}
+    ({{ a }}.subject_group = '' or {{ b }}.subject_group = '' or {{ a }}.subject_group = {{ b }}.subject_group)
+        and ({{ a }}.scope_group = '' or {{ b }}.scope_group = '' or {{ a }}.scope_group = {{ b }}.scope_group)
+        and ({{ a }}.kind not in ('date', 'time')
+            or case
+                when {{ a }}.year_known and {{ b }}.year_known
+                    then {{ a }}.lo = {{ b }}.lo and {{ a }}.hi = {{ b }}.hi
+                else {{ a }}.md_lo = {{ b }}.md_lo and {{ a }}.md_hi = {{ b }}.md_hi
+            end)
+{%- endmacro %}
+
 {#- The window of one measure partition (same_measure_partition), for lists of its measures. -#}
 {% macro measure_partition() -%}
     partition by story_id, kind, per_key, is_subset
 {%- endmacro %}
 
 {#- One row per measure that some article tells apart from others: it states values under both
-    that do not overlap ("540 teachers and 4 schools"). told_apart_from lists those measures.
-    claims: rows of int_measures_reconciled. A window over each article, not a self-join. -#}
+    that do not overlap ("540 teachers and 4 schools"), or names them apart: dates under both
+    (one day can be two events'), or figures under both in one sentence ("25 field office
+    directors and 25 special agents"). told_apart_from lists those measures. claims: rows of int_measures_reconciled. A
+    window over each article, not a self-join. -#}
 {% macro measures_told_apart(claims) -%}
     select measure_id, array_distinct(flatten(collect_list(told_apart_from))) as told_apart_from
     from (
@@ -31,7 +47,14 @@
                 filter(
                     article_claims,
                     other -> other.measure_id <> article_claim.measure_id
-                        and not {{ intervals_overlap('article_claim', 'other') }}
+                        and (
+                            not {{ intervals_overlap('article_claim', 'other') }}
+                            or other.measure_key <> article_claim.measure_key
+                            and (
+                                article_claim.kind in ('date', 'time')
+                                or other.sentence_index = article_claim.sentence_index
+                            )
+                        )
                 ),
                 other -> other.measure_id
             ) as told_apart_from
@@ -41,7 +64,9 @@
                 collect_list(
                     case
                         when is_informative
-                            then struct(measure_id, {{ interval_fields() }})
+                            then struct(
+                                measure_id, measure_key, sentence_index, {{ interval_fields() }}
+                            )
                     end
                 ) over (partition by article_id, story_id, kind) as article_claims
             from {{ claims }}

@@ -28,3 +28,17 @@
         else {{ iso }}
     end
 {%- endmacro %}
+
+{#- A fact's name in words: its consensus claim's frame label (silver: "bodies found in the
+    wreckage", "date Flynn pleaded"), with the period of a rate ("per day"); with no label,
+    the measure_key in words ("arrests per day"), and a key that names nothing (unknown) gives
+    the kind alone. benchmarks/baseline.py's fact_label is its copy. -#}
+{% macro fact_label(kind, measure_key, frame_label, per) -%}
+    coalesce(
+        concat({{ frame_label }}, case when {{ per }} is not null then concat(' per ', {{ per }}) else '' end),
+        case
+            when {{ measure_key }} rlike '(^|[:/ ])unknowns?($|/)' then {{ kind }}
+            else {{ measure_label(measure_key) }}
+        end
+    )
+{%- endmacro %}

@@ -390,8 +390,8 @@ def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, 
             rejects.append(
                 (
                     f,
-                    f"file is {f.size_bytes:,} bytes, over the {max_file_bytes:,}-byte "
-                    "limit: split it or raise --max-file-bytes",
+                    f"file too large ({f.size_bytes:,} bytes, over the {max_file_bytes:,}-byte "
+                    "limit): split it or raise --max-file-bytes",
                 )
             )
         else:

@@ -116,8 +116,17 @@ _PUBLISHED = re.compile(
 
 
 def detect_title(body: str) -> str | None:
-    """A markdown heading or a short first line without closing punctuation."""
-    first = body.split("\n", 1)[0].strip()
+    """A markdown heading or a short first line without closing punctuation. Lines that only
+    say when it was published ("Published: March 13, 2025") come before it, never as it."""
+    lines = iter(body.split("\n", 8)[:8])
+    first = ""
+    for line in lines:
+        first = line.strip()
+        dateline = _PUBLISHED.fullmatch(first)
+        if first and not (dateline and parse_timestamp(dateline.group("date"))):
+            break
+    else:
+        return None
     heading = _TITLE_MD.match(first)
     if heading:
         return heading.group("title")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import re
@@ -14,12 +15,13 @@ from lake.silver import lexicon as lx
 from lake.silver.attribution import Attribution, find_attributions, outlet_positions
 from lake.silver.dates import find_dates
 from lake.silver.durations import find_durations
-from lake.silver.measure import date_key, duration_key, quantity_key, time_key
+from lake.silver.frames import Frame, frame_of, is_unit
+from lake.silver.measure import UNNAMED, date_key, duration_key, quantity_key, time_key
 from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 from lake.silver.times import beside, find_times, utc_span
 
-EXTRACTOR_VERSION = "0.9.0"
+EXTRACTOR_VERSION = "0.10.0"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200
@@ -54,12 +56,14 @@ class Claim:
     attribution_kind: str = "unattributed"
     cited_outlet: str | None = None
     reporting_outlet: str | None = None
+    frame: Frame = field(default_factory=Frame)
 
     def as_row(self) -> dict:
         # dataclasses.asdict copies deeply and generically: a tenth of the Spark path's time.
         # The one mutable field is a list of strings, so a shallow copy of it is as deep.
         row = {name: getattr(self, name) for name in _CLAIM_FIELDS}
         row["measure_terms"] = list(self.measure_terms)
+        row["frame"] = self.frame.as_row()
         return row
 
 
@@ -135,6 +139,7 @@ def extract_claims(
         quantities = find_quantities(s.text)
         if not (dates or times or durations or quantities):
             continue
+        first_of_sentence = len(claims)
         date_spans = [(d.start, d.end) for d in dates]
         sources = [(a.start, a.start + len(a.text)) for a in cues_by_sentence[s.index]]
         outlets = (
@@ -215,6 +220,7 @@ def extract_claims(
                 s.text[max(0, q.start - _CONTEXT) : q.start],
             )
             claims.append(_quantity_claim(article_id, body, s, q, key, terms))
+        _frame_sentence(claims[first_of_sentence:], s, sources)
     _days_at_their_times(claims)
     paragraphs: dict[int, list[Sentence]] = {}
     for s in sentences:
@@ -223,6 +229,114 @@ def extract_claims(
         _attribute(c, sentences, cues_by_sentence, body, paragraphs)
         c.reporting_outlet = reporting_outlet
     return sorted(claims, key=lambda c: c.char_start)
+
+
+def _frame_sentence(claims: list[Claim], s: Sentence, sources: list[tuple[int, int]]) -> None:
+    """Each claim's frame, read in its sentence beside the sentence's other dates; a date's or
+    a time's measure is the event its frame names."""
+    dates = [
+        (c.char_start - s.start, c.char_end - s.start, c.date_start)
+        for c in claims
+        if c.kind == "date" and c.date_start
+    ]
+    for c in claims:
+        start, end = c.char_start - s.start, c.char_end - s.start
+        counted = None
+        if c.subject:
+            at = s.text.find(c.subject, start)
+            if at < 0:
+                at = s.text.rfind(c.subject, 0, start)
+            counted = (at, at + len(c.subject)) if at >= 0 else None
+        c.frame = frame_of(s.text, c.kind, start, end, counted, dates, sources, c.unit)
+        if c.kind in ("duration", "age") and c.measure_key not in UNNAMED:
+            # its measure names what it is the length or age of ("the deployment", "Roe")
+            c.frame = dataclasses.replace(c.frame, definite=True)
+        _key_from_frame(c)
+        if c.kind in ("date", "time") and c.measure_key not in _UNREAD_DATES:
+            event = c.frame.event
+            prefix = c.kind + ":"
+            c.measure_key = prefix + (event.key if event and event.key else "unnamed")
+            c.measure_terms = [f"event:{event.text}" if event else "no-event"]
+
+
+# The measure_key rules (lake.silver.measure) whose base the frame's property replaces: a plain
+# counted noun, and what an amount of money is for; concepts (arrests, deaths...) stay.
+_PLAIN_KEY_TERMS = ("noun:", "money-")
+# A figure's role as a measure_key suffix: a part of a total is "/subset", as the measure rules
+# write it. The other roles (a target, an estimate...) stay in the frame: read in one article
+# and not in another, they would split one quantity in two.
+_ROLE_SUFFIXES = {"part": "/subset"}
+
+
+_ACTION_CONCEPTS = frozenset([*lx.ACTION_VERBS.values(), *lx.ACTION_VERB_FORMS.values()])
+
+
+def _key_from_frame(c: Claim) -> None:
+    """A number's measure gains what its frame reads it measures: the common-noun modifiers
+    of a plain counted noun ("field office directors", not "directors"), what an amount of
+    money is for in full ("state and local taxes", not "state"), and its role."""
+    if c.kind in ("date", "time"):
+        return
+    prop = c.frame.property
+    rule = c.measure_terms[0] if c.measure_terms else ""
+    base, *suffixes = c.measure_key.split("/")
+    if (
+        prop
+        and prop.key
+        and rule.startswith("noun:")
+        and c.unit == base
+        and is_unit(base)
+        and base not in prop.key.split()
+    ):
+        # "45 mph" on the bridge's limit, "80 mph" of the truck: the unit of what it measures
+        base = f"{base}:{prop.key.split(' on ')[0].split(' of ')[0].split(' in ')[0]}"
+    elif prop and prop.key and rule.startswith("noun:"):
+        words = prop.key.split()
+        extra = [
+            w
+            for w in words[:-1]
+            if w not in base.split() and w not in lx.TEMPORARY_MODIFIERS and not w[:1].isdigit()
+            and w.islower() and not _is_proper(c.sentence, prop, w)
+        ]  # fmt: skip
+        if extra and words[-1] == base.split()[-1]:
+            base = " ".join([*extra, base])
+    elif (
+        prop
+        and prop.key
+        and rule.startswith(("money-for:", "money-of:", "money-subject:"))
+        and (base in prop.key.split() or rule.startswith("money-subject:"))
+    ):
+        base = prop.key
+    event = c.frame.event
+    if base in lx.GENERIC_PEOPLE and event is not None and event.key in _ACTION_CONCEPTS:
+        # "six people, including two officers, were injured": people are counted by what
+        # happened to them, where the measure rules name it
+        base = event.key
+    key = "/".join([base, *suffixes])
+    if key != c.measure_key:
+        c.measure_key, c.measure_terms = key, [*c.measure_terms, f"frame:{key}"]
+    label = c.frame.label
+    if base in _ACTION_CONCEPTS and prop and label and label.startswith(prop.text):
+        # "detaining 3,000 migrants a day" counts arrests: the label says what its key does
+        c.frame = dataclasses.replace(c.frame, label=base + label[len(prop.text) :])
+    role = c.frame.role
+    suffix = _ROLE_SUFFIXES.get(role.key) if role is not None and role.key else None
+    if suffix and suffix not in c.measure_key:
+        head, sep, per = c.measure_key.partition("/per_")
+        c.measure_key = head + suffix + (sep + per if sep else "")
+        c.measure_terms = [*c.measure_terms, f"role:{role.key}"]
+
+
+def _is_proper(sentence: str, prop, word: str) -> bool:
+    """The property's word is capitalised where it stands (a name: "Guard", "ICE")."""
+    text = prop.text
+    at = text.lower().find(word)
+    return at >= 0 and text[at : at + 1].isupper()
+
+
+# Dates whose measure says what they date without an event: when a source spoke, or the day
+# a data source stands for.
+_UNREAD_DATES = frozenset({"date:statement", "date:data", "time:statement", "time:data"})
 
 
 def _days_at_their_times(claims: list[Claim]) -> None:
@@ -240,7 +354,7 @@ def _days_at_their_times(claims: list[Claim]) -> None:
             c.date_start, c.date_end = utc_span(c.date_start, next(iter(stated[event])))
 
 
-_UNNAMED_TIMES = {"time:event", "time:statement"}
+_UNNAMED_TIMES = {"time:event", "time:unnamed", "time:statement"}
 
 
 def _one_day(c: Claim) -> bool:
@@ -334,8 +448,10 @@ def _attribute(
     s = sentences[c.sentence_index]
     at = c.char_start - s.start
     if c.kind == "date" and _dates_the_statement(s.text, at, cues[c.sentence_index]):
-        # "told the outlet on Thursday": when the source spoke, not when the event happened.
+        # "told the outlet on Thursday": when the source spoke, not when the event happened;
+        # two such dates agree or are two statements, never a disagreement.
         c.measure_key, c.measure_terms = "date:statement", ["follows-speech-verb"]
+        c.frame = dataclasses.replace(c.frame, definite=False)
         return
     # A date inside "according to data from early May" keeps that source; other numbers
     # inside an attribution were dropped as counts of sources.

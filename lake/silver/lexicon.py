@@ -1309,3 +1309,83 @@ OUTLET_SUFFIXES = (
     "express",
     "radio",
 )
+
+# Claim frames (lake.silver.frames): irregular verb forms -> their base, so that "took" and
+# "takes", "was hit" and "hits" name one event.
+_IRREGULAR = """
+arise arose arisen; be was were been; bear bore born; beat beat beaten; become became become;
+begin began begun; bid bid bid; bind bound bound; bite bit bitten; blow blew blown;
+break broke broken; bring brought brought; build built built; buy bought bought;
+catch caught caught; choose chose chosen; come came come; cost cost cost; cut cut cut;
+deal dealt dealt; do did done; draw drew drawn; drink drank drunk; drive drove driven;
+eat ate eaten; fall fell fallen; feel felt felt; fight fought fought; find found found;
+flee fled fled; fly flew flown; forbid forbade forbidden; forget forgot forgotten;
+freeze froze frozen; get got gotten; give gave given; go went gone; grow grew grown;
+hang hung hung; have had had; hear heard heard; hide hid hidden; hit hit hit; hold held held;
+hurt hurt hurt; keep kept kept; know knew known; lay laid laid; lead led led; leave left left;
+lend lent lent; let let let; lie lay lain; lose lost lost; make made made; mean meant meant;
+meet met met; pay paid paid; put put put; quit quit quit; read read read; ride rode ridden;
+ring rang rung; rise rose risen; run ran run; say said said; see saw seen; seek sought sought;
+sell sold sold; send sent sent; set set set; shake shook shaken; shoot shot shot;
+show showed shown; shut shut shut; sing sang sung; sink sank sunk; sit sat sat; sleep slept slept;
+speak spoke spoken; spend spent spent; split split split; spread spread spread;
+stand stood stood; steal stole stolen; stick stuck stuck; strike struck struck;
+swear swore sworn; swing swung swung; take took taken; teach taught taught; tear tore torn;
+tell told told; think thought thought; throw threw thrown; understand understood understood;
+wake woke woken; wear wore worn; win won won; withdraw withdrew withdrawn; write wrote written;
+forecast forecast forecast; overturn overturned overturned; undergo underwent undergone;
+oversee oversaw overseen; mislead misled misled; rebuild rebuilt rebuilt; slide slid slid;
+shed shed shed; sweep swept swept; uphold upheld upheld
+"""
+IRREGULAR_VERBS = {
+    form: forms.split()[0]
+    for forms in _IRREGULAR.replace("\n", " ").split(";")
+    for form in forms.split()
+}
+
+# Claim frames: verbs of one kind of event, by their base form -> the event's key, so that
+# outlets naming one event in other words date one fact ("said Monday", "told reporters on
+# Monday": when the source spoke; "released", "published": when it came out).
+_EVENT_CLASSES = {
+    "statement": """say tell speak talk add note explain comment respond reply answer write
+        tweet post remark report""",
+    "publication": "release publish air broadcast surface unveil issue leak",
+    "departure": "resign quit retire fire oust step",
+    "passage": "pass approve adopt",
+    "signing": "sign",
+    "meeting": "meet gather convene",
+}
+EVENT_CLASSES = {verb: event for event, verbs in _EVENT_CLASSES.items() for verb in verbs.split()}
+
+# Claim frames: heads that name no quantity on their own ("3 times", "two others", "the rest"):
+# a number counting them has no property, so its frame is not definite.
+EMPTY_HEADS = frozenset(
+    [
+        "time",
+        "times",
+        "other",
+        "others",
+        "one",
+        "ones",
+        "thing",
+        "things",
+        "way",
+        "ways",
+        "worth",
+        "lot",
+        "lots",
+        "number",
+        "numbers",
+        "rest",
+        "kind",
+        "kinds",
+        "sort",
+        "sorts",
+        "piece",
+        "pieces",
+        "bit",
+        "bits",
+        "unknown",
+        "unknowns",
+    ]
+)

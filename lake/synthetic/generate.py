@@ -29,7 +29,7 @@ from typing import Any
 from lake.schemas import FACT_STATUSES as STATUSES
 from lake.synthetic import vocabulary as V
 
-GENERATOR_VERSION = "synthetic-1"
+GENERATOR_VERSION = "synthetic-2"
 
 
 # How often each qualifier is chosen when the value allows it.
@@ -590,6 +590,12 @@ def _make_event(eid: str, domain: V.Domain, rng: random.Random, years: tuple[int
     leads = [s for s in domain.measures if s.kind in ("count", "rate", "money")]
     lead = rng.choice(leads)
     specs = [lead, *rng.sample([s for s in domain.measures if s is not lead], count - 1)]
+    chosen = {s.key for s in specs}
+    for a, b in domain.traps:  # a trap's two quantities come together
+        for key in (a, b):
+            if ({a, b} & chosen) and key not in chosen:
+                specs.append(next(s for s in domain.measures if s.key == key))
+                chosen.add(key)
     measures = []
     for spec in specs:
         m = Measure(spec, f"{eid}:{spec.key}", _true_value(spec, rng, anchor))

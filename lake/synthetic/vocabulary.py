@@ -584,6 +584,9 @@ class Domain:
     quotes: tuple[str, ...]
     titles: tuple[str, ...]
     extras: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Pairs of measures an event states together: two quantities a reconciler that groups by
+    # one noun or unit would take for one (generate.py adds the partner of a chosen one).
+    traps: tuple[tuple[str, str], ...] = ()
 
 
 def _nouns(*specs: str) -> tuple[Noun, ...]:
@@ -980,6 +983,58 @@ STORM = Domain(
             ["customers"],
             ["crews were restoring power to {q}"],
         ),
+        # Traps for fact identity: one unit, two properties (gusts, sustained winds);
+        # one noun, two modifiers (federal and state relief funds); one kind, two events
+        # (landfall, the emergency declaration). Each is a fact of its own.
+        count(
+            "peak_gusts",
+            "peak wind gusts",
+            60,
+            120,
+            ["mph"],
+            ["the strongest gusts reached {q}", "wind gusts topped out at {q}"],
+            quals=("exact", "approximate", "up_to", "more_than"),
+        ),
+        count(
+            "sustained_winds",
+            "sustained winds at landfall",
+            50,
+            110,
+            ["mph"],
+            ["sustained winds were clocked at {q}", "the storm's sustained winds held at {q}"],
+            quals=("exact", "approximate", "up_to"),
+        ),
+        money(
+            "federal_funds",
+            "federal relief funds",
+            5e7,
+            9e8,
+            [
+                "Washington has pledged {q} in federal relief funds",
+                "{q} in federal relief funds has been released",
+            ],
+            quals=("exact", "approximate", "more_than"),
+        ),
+        money(
+            "state_funds",
+            "state relief funds",
+            5e7,
+            9e8,
+            [
+                "the governor set aside {q} in state relief funds",
+                "lawmakers approved {q} in state relief funds",
+            ],
+            quals=("exact", "approximate", "more_than"),
+        ),
+        date(
+            "emergency_date",
+            "date the state of emergency was declared",
+            "past",
+            [
+                "the governor declared a state of emergency {on_q}",
+                "a state of emergency was declared {on_q}",
+            ],
+        ),
     ),
     background=(
         "Floodwaters swallowed cars and pushed debris into the streets of {place}.",
@@ -1002,7 +1057,13 @@ STORM = Domain(
         "Power outages spread in the wake of {event}",
         "{Event} leaves trail of damage across {region}",
     ),
+    traps=(
+        ("peak_gusts", "sustained_winds"),
+        ("federal_funds", "state_funds"),
+        ("emergency_date", "landfall_date"),
+    ),
 )
+
 
 LAYOFFS = Domain(
     key="layoffs",

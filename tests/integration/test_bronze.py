@@ -125,7 +125,7 @@ EXPECTED_REJECTS = {
     "blank.md": "only whitespace: no article text",
     "image.txt": "binary file (contains NUL bytes): convert it to UTF-8 text (.txt or .md)",
     "latin1.txt": "not valid UTF-8 text (byte 0xe9 at offset 3): re-save the file as UTF-8",
-    "huge.txt": "file is 3,300 bytes, over the 3,000-byte limit: split it or raise "
+    "huge.txt": "file too large (3,300 bytes, over the 3,000-byte limit): split it or raise "
     "--max-file-bytes",
     "report.pdf": "unsupported file type '.pdf': claimhouse reads .txt and .md",
     "orphan.json": "metadata sidecar with no article of the same name (.txt or .md) beside it",
@@ -145,7 +145,7 @@ def test_bad_files_are_rejected_with_reasons(spark, lake, bad_folder):
     assert dict(summary.reject_reasons) == {
         "binary file": 1,
         "empty file": 1,
-        "file is N bytes, over the N-byte limit": 1,
+        "file too large": 1,
         "metadata sidecar with no article of the same name": 1,
         "not valid UTF-8 text": 1,
         "only whitespace": 1,

@@ -199,7 +199,7 @@ def test_run_end_to_end_twice(spark, cli_run, hosted_engine):
     assert "silver: 5 articles grouped into 1 stories, 5 rows changed" in text
     assert "bronze.articles │ 5 │ 1" in text
     assert (
-        f"dagster: 14 materializations and 46 check results recorded in {warehouse / '_dagster'}"
+        f"dagster: 14 materializations and 47 check results recorded in {warehouse / '_dagster'}"
         in text
     )
     # The rerun as cron or CI would log it: one JSON object per line on stdout.
@@ -224,7 +224,7 @@ def test_run_end_to_end_twice(spark, cli_run, hosted_engine):
         "(`claimhouse ui` shows them)"
     )
     (done,) = [e for e in events if e["event"] == "done"]
-    assert done["tables"]["gold.facts"] == {"rows": 23, "delta_version": 0}
+    assert done["tables"]["gold.facts"] == {"rows": 31, "delta_version": 0}
     # The layers' rows as the cold run printed them, the same from the engine.
     printed = {
         cells[0]: int(cells[1].replace(",", ""))
@@ -269,9 +269,9 @@ def test_dagster_shows_what_claimhouse_run_built(spark, cli_run):
         assert articles["unit_status"] == "published"
         assert latest("silver", "claims")["dagster/row_count"] == lake.count("silver.claims")
         facts = latest("gold", "facts")
-        assert facts["dagster/row_count"] == 23 and facts["table"] == "gold_build.facts"
+        assert facts["dagster/row_count"] == 31 and facts["table"] == "gold_build.facts"
         # dbt's intermediate models too: every asset of the graph shows the run.
-        assert latest("gold_intermediate", "claims_reconciled")["dagster/row_count"] == 44
+        assert latest("gold_intermediate", "claims_reconciled")["dagster/row_count"] == 46
 
         def check(name: str, *path: str):
             key = dg.AssetCheckKey(dg.AssetKey(list(path)), name)
@@ -279,7 +279,7 @@ def test_dagster_shows_what_claimhouse_run_built(spark, cli_run):
             return record.event.dagster_event.event_specific_data
 
         evidence = check("fact_has_evidence", "gold", "facts")  # a contract rule
-        assert evidence.passed and evidence.metadata["rows_checked"].value == 23
+        assert evidence.passed and evidence.metadata["rows_checked"].value == 31
         assert check("unique_facts_fact_id", "gold", "facts").passed  # a dbt test
         assert check("attribution_present", "silver", "claims").passed
         assert check("file_accounted_for", "bronze", "articles").passed

@@ -29,7 +29,7 @@ def test_a_standalone_cluster_builds_the_same_gold_as_local(gold, spark, tmp_pat
     # Version 0: the shared local build as first written (test_serve adds to it later).
     differences = gold_differences(spark, local_settings.warehouse, warehouse, version_a=0)
     assert differences == {
-        "gold.facts": {"rows_a": 23, "rows_b": 23, "only_in_a": 0, "only_in_b": 0},
-        "gold.fact_evidence": {"rows_a": 44, "rows_b": 44, "only_in_a": 0, "only_in_b": 0},
-        "gold.fact_conflicts": {"rows_a": 2, "rows_b": 2, "only_in_a": 0, "only_in_b": 0},
+        "gold.facts": {"rows_a": 31, "rows_b": 31, "only_in_a": 0, "only_in_b": 0},
+        "gold.fact_evidence": {"rows_a": 46, "rows_b": 46, "only_in_a": 0, "only_in_b": 0},
+        "gold.fact_conflicts": {"rows_a": 1, "rows_b": 1, "only_in_a": 0, "only_in_b": 0},
     }

@@ -88,7 +88,7 @@ def test_every_rule_of_the_shipped_contract_passes_on_the_seeds(spark, seeded, s
     lake, contracts, claims = seeded
     report = seed_report
     assert [r.rule for r in report.failed()] == []
-    assert len(report.results) == 17
+    assert len(report.results) == 18
     assert {r.element_count for r in report.results} == {claims.count()}
     assert report.contract == "expectations/contracts/silver.claims.yml"
     assert report.data_docs is not None and report.data_docs.is_file()
@@ -186,10 +186,10 @@ def test_results_of_every_rule_are_recorded(spark, seeded, seed_report, bad_batc
     record_results(spark, lake, seed_report, "c1")
     record_results(spark, lake, bad_batch[2], "c2")
     audit = lake.read(AUDIT_DQ_RESULTS.name)
-    # extract_new in the fixture already recorded its batch's 17 results under c1 (and the
+    # extract_new in the fixture already recorded its batch's 18 results under c1 (and the
     # fixture's ingest bronze's 8).
-    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 34
-    assert audit.where("run_id = 'c2'").count() == 17
+    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 36
+    assert audit.where("run_id = 'c2'").count() == 18
     rows = audit.collect()
     assert {(r["run_id"], r["passed"]) for r in rows} == {("c1", True), ("c2", True), ("c2", False)}
     span = next(r for r in rows if r["run_id"] == "c2" and r["rule"] == "span_matches_body")

@@ -38,6 +38,7 @@ SILVER_CONTRACT_CHECKS = {
     "date_granularity_allowed_values",
     "date_resolution_allowed_values",
     "dates_have_provenance",
+    "frame_parts_in_sentence",
     "kind_allowed_values",
     "qualifier_allowed_values",
     "range_has_both_ends",
@@ -114,9 +115,9 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
     # dbt data tests on the marts (4 key tests; not the intermediate models' `internal` ones,
-    # which the pipeline's build leaves out) plus one check per contract rule (42,
+    # which the pipeline's build leaves out) plus one check per contract rule (43,
     # expectations/contracts/). The marts' row rules are Delta constraints, not checks.
-    assert len(checks) == 46
+    assert len(checks) == 47
     assert not any(name.startswith("unique_int_") for _, name in checks)
     by_asset = {}
     for key, name in checks:
@@ -192,7 +193,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 46
+    assert len(checks) == 47
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS
@@ -217,7 +218,7 @@ def test_dagster_and_the_cli_build_identical_tables_from_the_same_input(spark, f
     differences = table_differences(spark, cli_warehouse, dagster_warehouse)
     assert {t: d for t, d in differences.items() if d["only_in_a"] or d["only_in_b"]} == {}
     assert differences["silver.claims"]["rows_a"] == 48
-    assert differences["gold.facts"]["rows_a"] == 23
+    assert differences["gold.facts"]["rows_a"] == 31
     # Both record the same four units, each with the input versions it read.
     runs = [
         {
@@ -251,7 +252,7 @@ def test_the_daily_validation_job_checks_every_contracted_table(spark, definitio
     recorded = (
         Lake(spark, warehouse).read("audit.dq_results").where(F.col("run_id") == result.run_id)
     )
-    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 42
+    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 43
 
 
 NEW_ARTICLE = (

@@ -41,8 +41,14 @@ def claims_of(text: str) -> list:
             "millimeters",
             "millimeters:rifle",
         ),
-        ("The package held 200lbs. of flour.", "200lbs", 200, "pounds", "pounds"),
-        ("The truck hit 90mph on the ramp.", "90mph", 90, "miles per hour", "miles per hour"),
+        ("The package held 200lbs. of flour.", "200lbs", 200, "pounds", "pounds:flour"),
+        (
+            "The truck hit 90mph on the ramp.",
+            "90mph",
+            90,
+            "miles per hour",
+            "miles per hour:truck",
+        ),
         (
             "Flooding closed a 10-mile stretch of Route 9.",
             "10-mile stretch",

@@ -67,7 +67,7 @@ def test_a_nested_folder_is_listed_with_sizes_links_and_hidden_names(tmp_path):
     assert {f.source_uri: why.split(":")[0] for f, why in rejects} == {
         "loop": "link to a folder",
         "pipe.txt": "not a regular file (a pipe, socket or device)",
-        "one/two/café.md": "file is 5 bytes, over the 4-byte limit",
+        "one/two/café.md": "file too large (5 bytes, over the 4-byte limit)",
         "one/b.pdf": "unsupported file type '.pdf'",
     }
 

@@ -80,6 +80,14 @@ def test_detect_title():
     )
     assert detect_title("An irate Stephen Miller threatened officials.\nMore.") is None
     assert detect_title("WASHINGTON\nBody") is None
+    # a publication line is metadata: the title is the line after it, or there is none
+    assert detect_title("Published: March 13, 2025\n\nCity council approves budget\nBody.") == (
+        "City council approves budget"
+    )
+    assert detect_title("Published: March 13, 2025\nThe council met on Tuesday.") is None
+    assert detect_title("Published works by local authors\nBody.") == (
+        "Published works by local authors"
+    )
 
 
 def test_detect_published_at():

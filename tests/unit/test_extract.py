@@ -257,16 +257,20 @@ def test_what_a_date_dates(sentence, text, measure_key):
 @pytest.mark.parametrize(
     "sentence, text, measure_key",
     [
-        ("The city set aside $40 million for flood repairs.", "$40 million", "repairs"),
+        ("The city set aside $40 million for flood repairs.", "$40 million", "flood repairs"),
         (
             "The agency spends about $2 million a month on fuel.",
             "about $2 million",
             "fuel/per_month",
         ),
         ("Investors faced losses of $3.2 billion.", "$3.2 billion", "losses"),
-        ("Voters backed a school levy worth $85 million.", "$85 million", "levy"),
+        ("Voters backed a school levy worth $85 million.", "$85 million", "school levy"),
         ("The new bridge will cost $1.4 billion, officials said.", "$1.4 billion", "costs"),
-        ("Officials said the budget gap has widened to $700 million.", "$700 million", "gap"),
+        (
+            "Officials said the budget gap has widened to $700 million.",
+            "$700 million",
+            "budget gap",
+        ),
         # nothing says what the money is for
         ("It was $5 million.", "$5 million", "unknown"),
     ],

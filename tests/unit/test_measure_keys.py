@@ -59,14 +59,14 @@ def test_a_lowercase_rate_adverb_still_makes_a_rate():
         (
             "In an interview with the Harbor Gazette, the mayor said the span reopened on June 3.",
             "June 3",
-            "date:event",
+            "date:reopen",
         ),
         (
             "According to a person briefed on the talks, the plant closes on May 9.",
             "May 9",
-            "date:event",
+            "date:close",
         ),
-        ("The Summit Daily reported that the plant closed on May 9.", "May 9", "date:event"),
+        ("The Summit Daily reported that the plant closed on May 9.", "May 9", "date:close"),
         # unless the date is the interview's own
         ("In an interview on Tuesday, the mayor praised the crews.", "Tuesday", "date:statement"),
         # an event noun of the sentence's own still names the date
@@ -77,10 +77,17 @@ def test_an_event_noun_inside_a_source_does_not_name_the_date(sentence, text, me
     assert claim(sentence, text).measure_key == measure_key
 
 
-def test_a_date_naming_no_event_has_one_key_whatever_else_the_article_mentions():
+def test_a_date_is_keyed_by_its_own_sentences_event_whatever_else_the_article_mentions():
     body = "The hearing drew crowds. The hearing ran long. The plant closes on May 9."
     (c,) = [c for c in extract_claims("a1", body) if c.kind == "date"]
-    assert c.measure_key == "date:event"
+    assert c.measure_key == "date:close"
+
+
+def test_a_date_naming_no_event_is_unnamed_and_never_reconciled_with_another():
+    """One key for every date that names nothing merged unrelated dates into false conflicts;
+    such a date is "unnamed", a fact of its own in gold (dbt var solitary_measures)."""
+    (c,) = [c for c in extract_claims("a1", "By May 9, nothing.") if c.kind == "date"]
+    assert c.measure_key == "date:unnamed" and c.frame.event is None
 
 
 @pytest.mark.parametrize(
@@ -160,7 +167,7 @@ def test_temporary_or_replacement_people_are_their_own_count(sentence, text, mea
         ("By Sunday the toll had climbed to 58 people.", "58 people", "deaths"),
         ("The death toll from the landslide stood at 14.", "14", "deaths"),
         # a road toll is money, and a toll that is not the clause's subject counts nothing
-        ("The bridge toll rose to $7.50 in May.", "$7.50", "toll"),
+        ("The bridge toll rose to $7.50 in May.", "$7.50", "bridge toll"),
         ("Officials counted 300 people at the toll plaza.", "300 people", "people"),
     ],
 )
@@ -233,7 +240,7 @@ def test_military_names(sentence, text, measure_key):
         ("The council approved $4.5 million to repave Main Street.", "$4.5 million", "funding"),
         ("Donors pledged an additional $800,000 after the flood.", "$800,000", "funding"),
         # what it is for still wins when the sentence says it
-        ("The council allocated $2 million for road repairs.", "$2 million", "repairs"),
+        ("The council allocated $2 million for road repairs.", "$2 million", "road repairs"),
         # a rate adverb between the amount and what it is spent on
         ("The city spends $90,000 monthly on security.", "$90,000", "security/per_month"),
     ],
@@ -267,8 +274,8 @@ def test_election_dates(sentence, text, measure_key):
         ("The river rose to 31 feet on Sunday.", "31 feet", "feet:river"),
         ("Gas use has climbed to 4,000 barrels a day.", "4,000 barrels", "barrels:use/per_day"),
         # otherwise the unit is the key, as before
-        ("A storm knocked out 2,000 megawatts.", "2,000 megawatts", "megawatts"),
-        ("The fire has burned 9,000 acres.", "9,000 acres", "acres"),
+        ("A storm knocked out 2,000 megawatts.", "2,000 megawatts", "megawatts:storm"),
+        ("The fire has burned 9,000 acres.", "9,000 acres", "acres:fire"),
     ],
 )
 def test_a_unit_rising_to_or_standing_at_is_its_subject(sentence, text, measure_key):

@@ -35,7 +35,7 @@ def claims_of(text: str) -> list:
             10,
             "feet",
             "8-10",
-            "feet",
+            "feet:water",
         ),
         (
             "Repairs will cost $3-4 million, the county said.",
@@ -65,7 +65,7 @@ def claims_of(text: str) -> list:
             30,
             "centimetres",
             "20-30",
-            "centimetres",
+            "centimetres:snow",
         ),
         (
             "The plant will hire between two and three thousand workers.",

@@ -44,7 +44,7 @@ def _files(root: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("synthetic")
-    summary = generate(articles=200, events=20, seed=18, out=out)
+    summary = generate(articles=200, events=20, seed=26, out=out)
     articles = out / "articles"
     bodies = {p.stem: p.read_text(encoding="utf-8") for p in sorted(articles.glob("*/*.txt"))}
     sidecars = {p.stem: json.loads(p.read_text()) for p in sorted(articles.glob("*/*.json"))}
@@ -336,3 +336,19 @@ def test_events_sharing_a_name_or_company_are_weeks_apart(tmp_path: Path):
     )
     assert len(by_name) > 300
     assert closest > NAME_GAP_DAYS
+
+
+def test_an_events_trap_quantities_come_together(tmp_path: Path):
+    """A domain's traps (two quantities one noun or unit would merge: gusts and sustained
+    winds in mph, federal and state relief funds, landfall and the emergency's dates) are
+    planted in pairs, so the scale corpus holds both wherever it holds one."""
+    generate(articles=400, events=40, seed=5, out=tmp_path)
+    events = [json.loads(line) for line in (tmp_path / "truth" / "events.jsonl").open()]
+    traps = {d.key: d.traps for d in V.DOMAINS}
+    planted = 0
+    for event in events:
+        keys = {m.split(":", 1)[1] for m in event["measures"]}
+        for a, b in traps[event["domain"]]:
+            assert (a in keys) == (b in keys), (event["event"], a, b)
+            planted += a in keys
+    assert planted > 0

@@ -57,7 +57,7 @@ def test_eastern_time_follows_daylight_saving_from_the_publication_date():
 
 def test_local_times_are_kept_without_a_value():
     assert _times("Officers arrived at 21:45 local time, according to the report.") == [
-        ("21:45 local time", None, "21:45", "exact", None, None, None, "time:event"),
+        ("21:45 local time", None, "21:45", "exact", None, None, None, "time:arriv"),
     ]
     assert _times("The train left at 9.23pm and derailed 20 minutes later.")[0][:3] == (
         "9.23pm",

@@ -21,6 +21,7 @@ HOMES = {
     "attribution_kind": schemas.ATTRIBUTION_KINDS,
     "status": schemas.FACT_STATUSES,
     "outcome": schemas.INGEST_OUTCOMES,
+    "role": schemas.FRAME_ROLES,
 }
 
 
@@ -55,13 +56,25 @@ def _constraint_lists():
                     yield f"{path.name}:{constraint['name']}", column, listed
 
 
+# A frame role's list in a contract's SQL rule: "frame.role.key IN ('part', ...)".
+_ROLE_LIST = re.compile(r"\.(role)\.key IN \(([^)]*)\)")
+
+
+def _contract_sql_lists():
+    for path in sorted((REPO / "expectations" / "contracts").glob("*.yml")):
+        text = " ".join(path.read_text().split())
+        for column, values in _ROLE_LIST.findall(text):
+            yield f"{path.name}:{column}", column, [v.strip().strip("'") for v in values.split(",")]
+
+
 def _source_tables(document):
     for source in document.get("sources") or []:
         yield from source.get("tables") or []
 
 
 def test_every_list_of_allowed_values_is_its_vocabulary_in_lake_schemas():
-    found = [*_contract_lists(), *_dbt_lists(), *_constraint_lists()]
+    found = [*_contract_lists(), *_dbt_lists(), *_constraint_lists(), *_contract_sql_lists()]
+    assert len(list(_contract_sql_lists())) == 1  # silver.claims' frame roles
     assert len(found) >= 8  # contracts and dbt both list them
     assert len(list(_constraint_lists())) == 3  # kind, status, attribution_kind
     wrong = {

@@ -203,6 +203,9 @@ vague_fits as (
             roots_in_partition_after_synonyms,
             root -> {{ intervals_overlap('roots', 'root') }}
                 and not array_contains(roots.told_apart_from, root.measure_id)
+                -- "this week" fits every day of the week's events: a vague date joins its
+                -- own event's fact only
+                and (roots.kind not in ('date', 'time') or root.measure_key = roots.measure_key)
         ) end as fits
     from roots
 ),

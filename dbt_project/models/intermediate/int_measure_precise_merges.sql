@@ -3,8 +3,8 @@
 -- the date of "the operation" / "the raid"), so the extractor gives them different measure_keys.
 -- Within a story, measure B joins measure A when both have the same kind, per and part-of-a-whole
 -- flag, A ranks better (more articles, then the smaller key), their consensus values agree and
--- neither is a vague amount ("thousands" fits too many quantities to name one), and no article
--- states disagreeing values under both (an article that gives 540 teachers and 4 schools is
+-- neither is a vague amount ("thousands" fits too many quantities to name one), their frames are
+-- compatible (frames_compatible), and no article states disagreeing values under both (an article that gives 540 teachers and 4 schools is
 -- telling two quantities apart). A joins nothing itself (no chains: 1,090 fits "about 1,000",
 -- which fits 1,000, but 1,090 does not), and B does not join beside a better-ranked member that
 -- an article tells apart from B. One row per measure: its consensus interval (open bounds
@@ -29,6 +29,9 @@ measures as (
         {{ measure_axis('kind', 'per', 'unit') }} as per_key,
         measure_key,
         measure_key like '%/subset%' as is_subset,
+        -- one frame group per measure (int_claims_intervals)
+        coalesce(max(subject_group), '') as subject_group,
+        coalesce(max(scope_group), '') as scope_group,
         count(distinct article_id) as article_count,
         -- One consensus claim (group 1) per measure that has an informative claim.
         max(case when group_rank = 1 then struct(qualifier, year_known, lo, hi, md_lo, md_hi) end)
@@ -49,6 +52,8 @@ closed as (
         measures.per_key,
         measures.measure_key,
         measures.is_subset,
+        measures.subject_group,
+        measures.scope_group,
         measures.article_count,
         consensus.qualifier = 'vague' as is_vague,
         consensus.year_known,
@@ -87,13 +92,24 @@ candidates as (
             ranked_in_partition,
             target -> target.measure_rank < ranked_with_peers.measure_rank
                 and {{ intervals_overlap('ranked_with_peers', 'target') }}
+                and {{ frames_compatible('ranked_with_peers', 'target') }}
+                -- a small number names no quantity by itself: "two" turkeys, "two" daughters
+                and (
+                    target.measure_key = ranked_with_peers.measure_key
+                    or ranked_with_peers.kind not in ('count', 'rate')
+                    or greatest(abs(ranked_with_peers.lo), abs(ranked_with_peers.hi))
+                        >= {{ var('small_count') }}
+                )
                 and not array_contains(ranked_with_peers.told_apart_from, target.measure_id)
         ) end as targets
     from (
         select
             *,
             collect_list(
-                case when measure_rank is not null then struct(measure_id, measure_rank, {{ interval_fields() }}) end
+                case when measure_rank is not null then struct(
+                    measure_id, measure_rank, measure_key, subject_group, scope_group,
+                    {{ interval_fields() }}
+                ) end
             ) over ({{ measure_partition() }}) as ranked_in_partition
         from ranked
     ) as ranked_with_peers

@@ -27,8 +27,10 @@ bounds as (
     group by fact_id
 ),
 
+-- A conflict is between sources: value groups whose anchors are all one source's (an article
+-- giving "tonight or tomorrow", or correcting itself) contradict no one.
 value_groups as (
-    select fact_id, count(*) as value_group_count
+    select fact_id, count(*) as value_group_count, count(distinct source_key) as anchor_sources
     from claims
     where group_rank is not null
     group by fact_id
@@ -63,7 +65,14 @@ facts as (
         grouped.story_id,
         grouped.measure_key,
         grouped.measure_keys,
-        {{ measure_label('grouped.measure_key') }} as label,
+        {{ fact_label('grouped.kind', 'grouped.measure_key', 'consensus.frame_label', 'grouped.per') }}
+            as label,
+        -- The consensus claim's frame: whose, what, which event, in what scope, in what role.
+        consensus.subject_text as subject,
+        consensus.property_text as property,
+        consensus.event_text as event,
+        consensus.scope_text as scope,
+        consensus.role,
         grouped.kind,
         grouped.unit,
         grouped.per,
@@ -84,7 +93,7 @@ facts as (
         grouped.value_min,
         grouped.value_max,
         case
-            when coalesce(value_groups.value_group_count, 0) >= 2 then 'conflicting'
+            when coalesce(value_groups.anchor_sources, 0) >= 2 then 'conflicting'
             when consensus.support_sources >= 2 then 'corroborated'
             else 'single_source'
         end as status,

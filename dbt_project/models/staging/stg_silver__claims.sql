@@ -22,7 +22,9 @@ renamed as (
         qualifier,
         unit,
         per,
-        subject,
+        -- silver's "subject" is the counted noun phrase as written; the frame's subject (whose
+        -- number it is) is subject_text.
+        subject as counted,
         measure_key,
         date_start,
         date_end,
@@ -33,6 +35,19 @@ renamed as (
         attribution_kind,
         cited_outlet,
         reporting_outlet,
+        -- The claim's frame, a column per part: the words it came from and the key gold
+        -- compares.
+        frame.subject.text as subject_text,
+        frame.subject.key as subject_key,
+        frame.property.text as property_text,
+        frame.property.key as property_key,
+        frame.event.text as event_text,
+        frame.event.key as event_key,
+        frame.scope.text as scope_text,
+        frame.scope.key as scope_key,
+        frame.role.key as role,
+        coalesce(frame.definite, false) as frame_definite,
+        frame.label as frame_label,
         extractor_version,
         extracted_at
     from source

@@ -1,0 +1,117 @@
+"""Gold builds facts about one quantity, not one noun, end to end (bronze, silver's frames,
+dbt's gold): three articles written for this test about one bridge crash plant each class of
+false merge beside two real disagreements. Every claim of the story lands in the fact a reader
+would put it in, and only the real disagreements are conflicts, each saying which frame parts
+matched."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pyspark.sql import functions as F
+
+from lake.config import load_settings
+from lake.pipeline import run_pipeline
+from lake.storage import Lake
+
+pytestmark = pytest.mark.slow
+
+ARTICLES = {
+    "courier": (
+        "Truck plunges off the Harlow River bridge in Brenton\n\n"
+        "BRENTON — A truck crashed through the railing of the Harlow River bridge in Brenton "
+        "on Tuesday, killing its driver. The posted limit on the bridge is 45 mph. Six bodies "
+        "were found in the wreckage. Forty people were injured, 12 of them critically. The "
+        "Brenton city council met on March 4 to discuss repairs. The state paid $2.1 million "
+        "in federal funds for the bridge last year."
+    ),
+    "times": (
+        "Harlow River bridge crash: the truck was speeding, Brenton police say\n\n"
+        "The truck was doing 80 mph when it hit the railing of the Harlow River bridge in "
+        "Brenton, police said. Six bodies were found in the wreckage, and two more were found "
+        "on the embankment. Forty people were injured. The Brenton city council met on March "
+        "4. The county will add $700,000 in state and local funds for the Harlow River bridge."
+    ),
+    "ledger": (
+        "Brenton mourns after the Harlow River bridge crash\n\n"
+        "Seven bodies were found in the wreckage of the truck that went off the Harlow River "
+        "bridge in Brenton. The Brenton city council met on March 5 to discuss repairs to the "
+        "bridge, officials said."
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def crash(spark, tmp_path_factory):
+    root = tmp_path_factory.mktemp("crash")
+    inputs = root / "input"
+    inputs.mkdir()
+    for name, body in ARTICLES.items():
+        (inputs / f"{name}.txt").write_text(body + "\n")
+        sidecar = {"outlet": f"The Brenton {name.title()}", "published_at": "2026-03-06"}
+        (inputs / f"{name}.json").write_text(json.dumps(sidecar))
+    settings = load_settings(warehouse=root / "warehouse", input_dir=inputs)
+    run_pipeline(spark, settings, "crash1")
+    lake = Lake(spark, settings.warehouse)
+    claims = {r["claim_id"]: r["claim_text"] for r in lake.read("silver.claims").collect()}
+    facts = {}
+    for row in lake.read("gold.fact_evidence").select("fact_id", "claim_id").collect():
+        facts.setdefault(row["fact_id"], []).append(claims[row["claim_id"]])
+    by_id = {r["fact_id"]: r.asDict() for r in lake.read("gold.facts").collect()}
+    conflicts = [r.asDict() for r in lake.read("gold.fact_conflicts").collect()]
+    return lake, {fid: sorted(texts) for fid, texts in facts.items()}, by_id, conflicts
+
+
+def test_each_quantity_is_one_fact(crash):
+    _, facts, _, _ = crash
+    assert sorted(facts.values()) == sorted(
+        [
+            ["Seven bodies", "Six bodies", "Six bodies"],  # in the wreckage: a conflict
+            ["two"],  # found on the embankment: another place, another count
+            ["Forty people", "Forty people"],
+            ["12"],  # a part of the 40
+            ["45 mph"],  # the bridge's limit
+            ["80 mph"],  # the truck's speed
+            ["Tuesday"],
+            ["March 4", "March 4", "March 5"],  # the council's meeting: a conflict
+            ["last year"],
+            ["$2.1 million"],  # federal funds
+            ["$700,000"],  # state and local funds
+        ]
+    )
+
+
+def test_only_the_real_disagreements_are_conflicts_and_say_why(crash):
+    _, facts, by_id, conflicts = crash
+    conflicting = {fid for fid, f in by_id.items() if f["status"] == "conflicting"}
+    assert {tuple(facts[fid]) for fid in conflicting} == {
+        ("Seven bodies", "Six bodies", "Six bodies"),
+        ("March 4", "March 4", "March 5"),
+    }
+    why = {
+        (c["value_a"], c["value_b"]): (c["matched_parts"], c["match_confidence"]) for c in conflicts
+    }
+    assert why == {
+        ("6", "7"): (["property", "event", "scope"], 1.0),
+        ("2026-03-04", "2026-03-05"): (["subject", "event"], 1.0),
+    }
+    assert by_id[next(iter(f for f in conflicting if "March 4" in facts[f]))]["label"] == (
+        "date Brenton city council met"
+    )
+
+
+def test_the_conflicts_report_shows_each_sides_frame(crash):
+    lake, _, _, _ = crash
+    rows = (
+        lake.read("gold.conflicts_report")
+        .where(F.col("claim_text").isin("Seven bodies", "Six bodies"))
+        .select("side", "outlet", "property", "event", "scope", "matched_parts", "quote")
+        .collect()
+    )
+    assert {(r["outlet"], r["property"], r["event"], r["scope"]) for r in rows} == {
+        ("The Brenton Courier", "bodies", "found", "in the wreckage"),
+        ("The Brenton Times", "bodies", "found", "in the wreckage"),
+        ("The Brenton Ledger", "bodies", "found", "in the wreckage"),
+    }
+    assert {r["side"] for r in rows if r["outlet"] == "The Brenton Ledger"} == {"b"}

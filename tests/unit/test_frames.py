@@ -1,0 +1,289 @@
+"""Claim frames (lake.silver.frames) on sentences written for these tests, one class of false
+merge each (issue: facts about one quantity, not one noun), and what gold makes of them: one
+fact or two, a conflict or none. Gold's grouping is checked through benchmarks/baseline.py,
+the copy of gold's rules that tests/integration/test_baseline_parity.py holds to dbt's, and
+end to end in tests/integration/test_fact_identity.py."""
+
+from __future__ import annotations
+
+import importlib.util
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lake.schemas import FRAME_PARTS, FRAME_ROLES
+from lake.silver.extract import extract_claims
+from lake.silver.frames import event_key, frame_of
+
+from ..conftest import REPO
+
+_spec = importlib.util.spec_from_file_location("baseline", REPO / "benchmarks" / "baseline.py")
+baseline = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(baseline)
+
+PUBLISHED = datetime(2026, 3, 6, tzinfo=UTC)
+
+
+def claim(sentence: str, text: str):
+    """The claim whose span is `text` in the one-sentence article."""
+    found = [c for c in extract_claims("a", sentence, PUBLISHED, "Outlet") if c.claim_text == text]
+    assert len(found) == 1, [c.claim_text for c in extract_claims("a", sentence, PUBLISHED)]
+    return found[0]
+
+
+def parts(c) -> dict[str, str | None]:
+    return {p: getattr(c.frame, p).text if getattr(c.frame, p) else None for p in FRAME_PARTS}
+
+
+def gold(*articles: str) -> tuple[list[dict], list[dict]]:
+    """Facts and conflicts gold's rules build from these articles as one story, each article
+    from its own outlet."""
+    rows = []
+    for i, body in enumerate(articles):
+        for c in extract_claims(f"art{i}", body, PUBLISHED, f"Outlet {i}"):
+            rows.append(c.as_row())
+    facts, evidence, conflicts = baseline.reconcile(rows, {f"art{i}": "s" for i in range(9)})
+    texts = {r["claim_id"]: r["claim_text"] for r in rows}
+    for f in facts:
+        f["claims"] = sorted(texts[e["claim_id"]] for e in evidence if e["fact_id"] == f["fact_id"])
+    return facts, conflicts
+
+
+def fact_of(facts: list[dict], text: str) -> dict:
+    (fact,) = [f for f in facts if text in f["claims"]]
+    return fact
+
+
+def test_same_unit_different_property_two_facts():
+    limit = claim("The posted limit on the bridge is 45 mph.", "45 mph")
+    speed = claim("The truck was doing 80 mph when it crashed.", "80 mph")
+    assert parts(limit)["property"] == "posted limit on the bridge"
+    assert parts(speed)["property"] == "truck"
+    facts, conflicts = gold(
+        "The posted limit on the bridge is 45 mph.", "The truck was doing 80 mph when it crashed."
+    )
+    assert fact_of(facts, "45 mph") is not fact_of(facts, "80 mph")
+    assert conflicts == []
+
+
+def test_same_noun_different_modifier_two_facts():
+    federal = claim("The couple paid $2.1 million in federal taxes.", "$2.1 million")
+    state = claim("They also paid $700,000 in state and local taxes.", "$700,000")
+    assert parts(federal)["property"] == "federal taxes"
+    assert parts(state)["property"] == "state and local taxes"
+    assert federal.measure_key != state.measure_key
+    facts, conflicts = gold(
+        "The couple paid $2.1 million in federal taxes.",
+        "They also paid $700,000 in state and local taxes.",
+    )
+    assert fact_of(facts, "$2.1 million") is not fact_of(facts, "$700,000")
+    assert conflicts == []
+
+
+def test_same_noun_different_scope_two_facts():
+    last_year = claim("The company's revenue rose to $4 billion last year.", "$4 billion")
+    in_2019 = claim("It reported revenue of $3.1 billion in 2019.", "$3.1 billion")
+    assert parts(last_year)["scope"] == "last year"
+    assert last_year.frame.scope.key == "2025-01-01"  # published 2026
+    assert parts(in_2019)["scope"] == "2019"
+    assert parts(last_year)["subject"] == "company's"
+    facts, conflicts = gold(
+        "The company's revenue rose to $4 billion last year.",
+        "It reported revenue of $3.1 billion in 2019.",
+    )
+    assert fact_of(facts, "$4 billion") is not fact_of(facts, "$3.1 billion")
+    assert conflicts == []
+
+
+def test_same_kind_different_event_two_facts():
+    passed = claim("The bill passed the House on March 3.", "March 3")
+    signed = claim("The president signed the bill on March 10.", "March 10")
+    assert parts(passed)["event"] == "passed" and passed.measure_key == "date:passage"
+    assert parts(signed)["event"] == "signed" and signed.measure_key == "date:signing"
+    facts, conflicts = gold(
+        "The bill passed the House on March 3.", "The president signed the bill on March 10."
+    )
+    assert fact_of(facts, "March 3") is not fact_of(facts, "March 10")
+    assert conflicts == []
+
+
+def test_part_and_whole_two_facts():
+    whole = claim("Forty people were injured, 12 of them critically.", "Forty people")
+    part = claim("Forty people were injured, 12 of them critically.", "12")
+    assert part.frame.role.key == "part" and parts(part)["role"] == "of them"
+    assert part.measure_key == whole.measure_key + "/subset"
+    facts, conflicts = gold("Forty people were injured, 12 of them critically.")
+    assert fact_of(facts, "Forty people") is not fact_of(facts, "12")
+    assert conflicts == []
+
+
+def test_two_parts_found_in_two_places_two_facts():
+    wreckage = claim("Six bodies were found in the wreckage.", "Six bodies")
+    assert parts(wreckage) == {
+        "subject": None,
+        "property": "bodies",
+        "event": "found",
+        "scope": "in the wreckage",
+        "role": None,
+    }
+    facts, conflicts = gold(
+        "Six bodies were found in the wreckage.", "Two more were found on the embankment."
+    )
+    assert fact_of(facts, "Six bodies") is not fact_of(facts, "Two")
+    assert conflicts == []
+
+
+def test_different_subjects_two_facts():
+    hers = claim("Her speeches earned $1.2 million.", "$1.2 million")
+    his = claim("His consulting earned $3 million.", "$3 million")
+    assert parts(hers)["property"] == "speeches" and parts(his)["property"] == "consulting"
+    facts, conflicts = gold(
+        "Her speeches earned $1.2 million.", "His consulting earned $3 million."
+    )
+    assert fact_of(facts, "$1.2 million") is not fact_of(facts, "$3 million")
+    assert conflicts == []
+
+
+def test_a_key_that_names_nothing_never_conflicts():
+    """'times', 'unknown': a frame that reads no property is not definite, so two values are
+    two facts, not a disagreement."""
+    c = claim("It happened 3 times.", "3 times")
+    assert not c.frame.definite
+    facts, conflicts = gold("It happened 3 times.", "It happened 5 times.")
+    assert fact_of(facts, "3 times") is not fact_of(facts, "5 times")
+    assert conflicts == []
+
+
+def test_a_year_naming_a_recurring_event_is_no_conflict():
+    """ "the 2016 election" and "the 2020 election" are two elections, not a disagreement."""
+    c = claim("Russia meddled in the 2016 election.", "2016")
+    assert parts(c)["event"] == "election" and not c.frame.definite
+    facts, conflicts = gold(
+        "Russia meddled in the 2016 election.", "Democrats look to the 2020 election."
+    )
+    assert fact_of(facts, "2016") is not fact_of(facts, "2020")
+    assert conflicts == []
+
+
+def test_a_verb_of_many_events_dates_one_only_with_a_named_actor():
+    """ "unveiled", "launched", "met" on one day or another are many events' verbs."""
+    assert not claim("Officials met with Miller on May 21.", "May 21").frame.definite
+    assert claim("Miller met ICE officials on May 21.", "May 21").frame.definite
+
+
+def test_one_meeting_on_two_days_is_a_conflict_and_says_why():
+    on_20 = claim("The tense meeting on May 20 ran long.", "May 20")
+    on_21 = claim("ICE officials held the meeting on May 21.", "May 21")
+    assert on_20.frame.event.key == on_21.frame.event.key == "meeting" == event_key("talks")
+    assert on_20.frame.definite and on_21.frame.definite
+    facts, conflicts = gold(
+        "The tense meeting on May 20 ran long.", "ICE officials held the meeting on May 21."
+    )
+    (conflict,) = conflicts
+    assert {conflict["value_a"], conflict["value_b"]} == {"2025-05-20", "2025-05-21"}
+    # the event matched; neither side names whose meeting it was
+    assert (conflict["matched_parts"], conflict["match_confidence"]) == (["event"], 1.0)
+    assert fact_of(facts, "May 20")["status"] == "conflicting"
+
+
+def test_one_demand_in_other_words_is_corroborated():
+    """ "3,000 arrests a day" and "detaining 3,000 migrants a day" are one quantity."""
+    facts, conflicts = gold(
+        "The agency aims for 3,000 arrests a day.", "ICE has been detaining 3,000 migrants a day."
+    )
+    fact = fact_of(facts, "3,000 arrests")
+    assert fact["claims"] == ["3,000 arrests", "3,000 migrants"]
+    assert fact["status"] == "corroborated" and conflicts == []
+
+
+def test_statement_dates_corroborate_and_never_conflict():
+    said_monday = "Trump said on Monday that the case was unfair."
+    facts, conflicts = gold(said_monday, "Trump defended Flynn on Monday.", "Trump said on Friday.")
+    assert fact_of(facts, "Monday")["status"] in ("corroborated", "single_source")
+    assert conflicts == []
+
+
+def test_labels_read_as_words():
+    facts, _ = gold("ICE's 25 field office directors were summoned.")
+    assert fact_of(facts, "25 field office directors")["label"] == (
+        "field office directors summoned, ICE"
+    )
+    facts, _ = gold("Flynn pleaded guilty on Friday.")
+    assert fact_of(facts, "Friday")["label"] == "date Flynn pleaded"
+    facts, _ = gold("The tense meeting on May 20 ran long.")
+    assert fact_of(facts, "May 20")["label"] == "date of the meeting"
+    facts, _ = gold("ICE detained 3,000 migrants a day.")
+    assert fact_of(facts, "3,000 migrants")["label"] == "arrests per day"  # what its key counts
+    assert all("unknown" not in f["label"] for f in gold("It happened 3 times.")[0])
+
+
+WORDS = st.sampled_from(
+    [
+        "the",
+        "a",
+        "of",
+        "in",
+        "on",
+        "at",
+        "said",
+        "that",
+        "was",
+        "were",
+        "found",
+        "paid",
+        "million",
+        "$",
+        "3",
+        "1,200",
+        "May",
+        "20",
+        "Tuesday",
+        "people",
+        "bodies",
+        "45",
+        "mph",
+        ",",
+        ";",
+        "—",
+        "’s",
+        "ICE",
+        "Flynn",
+        "met",
+        "meeting",
+        "including",
+        "of",
+        "them",
+        "last",
+        "year",
+        "about",
+        "more",
+        "than",
+        "nearly",
+        "2019",
+        "percent",
+        "taxes",
+        "federal",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=30))
+def test_every_frame_part_is_the_words_at_its_offsets(words):
+    sentence = " ".join(words) + "."
+    for c in extract_claims("a", sentence, PUBLISHED, "Outlet"):
+        for name in FRAME_PARTS:
+            part = getattr(c.frame, name)
+            if part is not None:
+                assert c.sentence[part.start : part.end] == part.text, (name, part)
+        if c.frame.role is not None:
+            assert c.frame.role.key in FRAME_ROLES
+
+
+@pytest.mark.parametrize("start", [0, 3, 10])
+def test_frame_of_any_span_never_raises(start):
+    sentence = "On Friday, the State Department released about 3,000 of her emails."
+    frame = frame_of(sentence, "count", start, start + 5)
+    assert frame.as_row().keys() == {*FRAME_PARTS, "definite", "label"}
