@@ -417,6 +417,10 @@ def _clause(toks: tuple[_Tok, ...], start: int, end: int) -> tuple[int, int]:
     lo = first
     while lo > 0:
         t = toks[lo - 1]
+        opened = _parenthetical_start(toks, lo)
+        if opened is not None:
+            lo = opened  # "Schumer (D-N.Y.) said": an aside, not a clause's edge
+            continue
         if t.text in _HARD_BOUNDARY:
             break
         if t.low in ("who", "which", "whose", "whom", "while", "because", "although", "when"):
@@ -438,6 +442,18 @@ def _clause(toks: tuple[_Tok, ...], start: int, end: int) -> tuple[int, int]:
             break
         hi += 1
     return lo, hi
+
+
+def _parenthetical_start(toks: tuple[_Tok, ...], end: int, most: int = 8) -> int | None:
+    """Index of the "(" of a short aside ending right before token `end` ("(D-N.Y.)")."""
+    if end == 0 or toks[end - 1].text != ")":
+        return None
+    for k in range(end - 2, max(end - 2 - most, -1), -1):
+        if toks[k].text == "(":
+            return k if k > 0 else None
+        if toks[k].text in _HARD_BOUNDARY:
+            return None
+    return None
 
 
 def event_key(word: str) -> str:
@@ -513,6 +529,9 @@ def _noun_phrase_before(toks: tuple[_Tok, ...], i: int, lo: int) -> tuple[int, i
     j = i
     while j > lo and (toks[j - 1].low in _AUX or toks[j - 1].low in ADVERBS):
         j -= 1
+    opened = _parenthetical_start(toks, j)
+    if opened is not None and opened > lo:
+        j = opened  # "Sen. Chuck Schumer (D-N.Y.) said": the phrase before the aside
     # "-ed" after a comma is as often the main verb after an appositive ("Michael T. Flynn,
     # Mr. Trump's first national security adviser, pleaded guilty") as a participle
     participle = toks[i].low.endswith("ing") and toks[i].low not in lx.CLAUSE_VERBS
@@ -575,21 +594,21 @@ def _name_key(toks: tuple[_Tok, ...], a: int, b: int) -> str | None:
     words = [t for t in toks[a:b] if t.is_word and t.low not in DETERMINERS]
     # "Speaker John A. Boehner of Ohio": the name is before "of", the rest says where from
     of = next((k for k, t in enumerate(words) if t.low == "of" and k > 0), None)
-    words = words[:of] if of is not None else words
-    if not words:
-        return None
-    names = [
-        t
-        for t in words
-        if t.text[:1].isupper()
-        and t.low.rstrip(".") not in _HONORIFICS
-        # a sentence's first word is capitalised whatever it is ("Crews had", "Early
-        # estimates"): a name beside another capitalised word ("Liz Cheney"), or alone
-        # before its verb when no plural ("Flynn pleaded", not "Officials said")
-        and not (t is toks[0] and not _first_word_is_name(toks))
-    ]
-    if names:
-        return _bare(names[-1].low.rstrip("."))
+    # "representatives of the American Bar Association": no name before "of", so the body
+    # after it is whose
+    for part in (words[:of], words[of + 1 :]) if of is not None else (words,):
+        names = [
+            t
+            for t in part
+            if t.text[:1].isupper()
+            and t.low.rstrip(".") not in _HONORIFICS
+            # a sentence's first word is capitalised whatever it is ("Crews had", "Early
+            # estimates"): a name beside another capitalised word ("Liz Cheney"), or alone
+            # before its verb when no plural ("Flynn pleaded", not "Officials said")
+            and not (t is toks[0] and not _first_word_is_name(toks))
+        ]
+        if names:
+            return _bare(names[-1].low.rstrip("."))
     # "he", "her", "the staffer", "the director": whose is not named here (two outlets'
     # descriptions of one person differ), so it neither matches nor tells apart
     return None

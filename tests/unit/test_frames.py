@@ -146,6 +146,27 @@ def test_different_subjects_two_facts():
     assert conflicts == []
 
 
+def test_two_speakers_on_one_day_are_two_statements():
+    """A party-and-state aside between the name and its verb, and a body named after "of",
+    still say whose statement it is."""
+    schumer = claim(
+        "Sen. Chuck Schumer (D-N.Y.) said on Monday that the bill would fail.", "Monday"
+    )
+    bar = claim(
+        "Representatives of the American Bar Association said on Tuesday that it was wrong.",
+        "Tuesday",
+    )
+    assert parts(schumer)["subject"] == "Chuck Schumer"
+    assert schumer.frame.subject.key == "schumer"
+    assert bar.frame.subject.key == "association"
+    facts, _ = gold(
+        "Sen. Chuck Schumer (D-N.Y.) said on Monday that the bill would fail.",
+        "Sen. Mitch McConnell (R-Ky.) said on Monday that the bill would pass.",
+    )
+    # two statements, one each: not one statement date that two speakers corroborate
+    assert [f["claims"] for f in facts if "Monday" in f["claims"]] == [["Monday"], ["Monday"]]
+
+
 def test_a_key_that_names_nothing_never_conflicts():
     """'times', 'unknown': a frame that reads no property is not definite, so two values are
     two facts, not a disagreement."""
