@@ -45,7 +45,8 @@ MasterOpt = Annotated[
 
 
 class OutputFormat(StrEnum):
-    table = "table"
+    table = "table"  # one field per line instead when the table is wider than the terminal
+    vertical = "vertical"
     json = "json"
     csv = "csv"
 
@@ -58,6 +59,7 @@ EXIT_DATA = 1  # a data or contract failure: the message names the table, rule o
 EXIT_USAGE = 2  # a usage or settings error: fix the command, its options or CLAIMHOUSE_*
 EXIT_ENV = 3  # the environment: warehouse busy, Spark cannot start, SQL endpoint unreachable
 EXIT_EMPTY = 4  # the run found no article to build from: nothing after bronze was built
+# 130 / 143: Ctrl-C / SIGTERM stopped the run (lake.stop: 128 + the signal, as shells report)
 
 
 class LogFormat(StrEnum):
@@ -158,6 +160,7 @@ def _session(settings, endpoint: bool = False):
 
     from lake.spark import get_spark
 
+    _check_master(settings)
     # PySpark logs every failed query as JSON on stderr; the CLI reports errors itself.
     for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
         PySparkLogger.getLogger(name).disabled = True
@@ -170,6 +173,19 @@ def _session(settings, endpoint: bool = False):
             "Check the --master URL, that Java 17 is installed, and run ./scripts/setup.",
             EXIT_ENV,
         ) from exc
+
+
+def _check_master(settings) -> None:
+    """An unreachable standalone master in seconds, in one line, before Spark tries at length."""
+    from lake.spark import unreachable_master
+
+    why = unreachable_master(settings.spark_master)
+    if why:
+        raise _fail(
+            f"cannot reach the Spark master {settings.spark_master} ({why}): start it, "
+            "or pass --master local[*]",
+            EXIT_ENV,
+        )
 
 
 @app.command()
@@ -237,7 +253,10 @@ def _record_in_dagster(spark, settings, progress, report) -> None:
 def _run(
     input_dir, warehouse, master, max_file_bytes, dagster: bool = True, full_refresh: bool = False
 ) -> None:
+    from lake.layer import Interrupted
     from lake.pipeline import new_run_id, run_pipeline
+    from lake.spark import mute_jvm_stderr
+    from lake.stop import stop_on_signals
     from lake.storage import LakeError
 
     as_json = _log["format"] is LogFormat.json
@@ -267,16 +286,36 @@ def _run(
         else:
             out.print(line, markup=False, highlight=False)
 
-    with _writer(settings, run_id), _progress("starting Spark...") as progress:
+    _check_master(settings)
+    with (
+        _writer(settings, run_id),
+        stop_on_signals(lambda _: mute_jvm_stderr()) as stop,
+        _progress("starting Spark...") as progress,
+    ):
         spark = _session(settings)
+        stop.take_signals()  # PySpark's own SIGINT handler came with the session
         try:
             summary = run_pipeline(
-                spark, settings, run_id, progress=progress, report=report, full_refresh=full_refresh
+                spark,
+                settings,
+                run_id,
+                progress=progress,
+                report=report,
+                full_refresh=full_refresh,
+                stop=stop,
             )
+        except Interrupted as exc:
+            raise _fail(str(exc), exc.exit_code) from exc
         except LakeError as exc:
             if dagster:
                 _record_in_dagster(spark, settings, progress, report)
             raise _fail(str(exc), EXIT_DATA) from exc
+        except Exception as exc:
+            if stop.signum is None:
+                raise
+            # stopped outside any unit (between them, or while recording one)
+            message = f"interrupted by {stop.signal}: run again to finish"
+            raise _fail(message, stop.exit_code) from exc
         if dagster:
             _record_in_dagster(spark, settings, progress, report)
     elapsed = time.perf_counter() - started
@@ -608,18 +647,19 @@ def validate(
             checked = validate_current(spark, Lake(spark, settings.warehouse), run_id, chosen)
         except LakeError as exc:
             raise _fail(str(exc), EXIT_DATA) from exc
-    results = Table("table", "rule", "severity", "result", "rows broken")
+    columns = ["table", "rule", "severity", "result", "rows broken"]
+    rows: list[list[str]] = []
     fatal = 0
     for item in checked:
         if item.report is None:
-            results.add_row(item.table, "-", "-", "table missing", "-")
+            rows.append([item.table, "-", "-", "table missing", "-"])
             continue
         for r in item.report.results:
             fatal += (not r.passed) and r.severity == "fail"
             state = "ok" if r.passed else "BROKEN"
             broken = "" if r.passed else f"{r.unexpected_count:,}"
-            results.add_row(item.table, r.rule, r.severity, state, broken)
-    out.print(results)
+            rows.append([item.table, r.rule, r.severity, state, broken])
+    _print_rows(columns, rows)
     out.print(f"results recorded in audit.dq_results (run {run_id})")
     if fatal:
         raise _fail(f"{fatal} rule(s) of severity fail are broken", EXIT_DATA)
@@ -881,6 +921,19 @@ def _server_error(exc: Exception) -> str:
     return text.strip().splitlines()[0][:2000]
 
 
+def _print_rows(columns: list[str], rows: list[list[str]], vertical: bool = False) -> None:
+    """A table as wide as its widest cell needs; in a terminal too narrow for it, one field per
+    line. Piped output is never cut: a script gets every character."""
+    from lake.results import layout, table_width
+
+    width = out.width if out.is_terminal else None
+    shown = layout(columns, rows, width, vertical)
+    if isinstance(shown, str):
+        out.print(shown, highlight=False, markup=False)
+    else:
+        out.print(shown, width=width or table_width(columns, rows))
+
+
 def _first_line(exc: Exception) -> str:
     return str(exc).strip().splitlines()[0]
 
@@ -888,14 +941,14 @@ def _first_line(exc: Exception) -> str:
 def _emit(rows, columns: list[str], fmt: OutputFormat, limit: int) -> int:
     """Print rows in the chosen format; returns how many rows the query produced (to limit+1)."""
     count = 0
-    if fmt is OutputFormat.table:
-        table = Table(*columns)
+    if fmt in (OutputFormat.table, OutputFormat.vertical):
+        shown = []
         for row in rows:
             count += 1
             if limit and count > limit:
                 break
-            table.add_row(*("NULL" if v is None else str(_jsonable(v)) for v in row))
-        out.print(table)
+            shown.append(["NULL" if v is None else str(_jsonable(v)) for v in row])
+        _print_rows(columns, shown, vertical=fmt is OutputFormat.vertical)
         return count
     if fmt is OutputFormat.csv:
         writer = csv.writer(sys.stdout)

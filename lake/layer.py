@@ -26,6 +26,7 @@ from pyspark.sql import functions as F
 
 from lake.config import Settings
 from lake.schemas import AUDIT_LAYER_RUNS
+from lake.stop import StopRequest
 from lake.storage import Lake, LakeError
 
 # Delta writes this into every commit's userMetadata (DESCRIBE HISTORY: "written_by").
@@ -54,6 +55,8 @@ class RunContext:
     report: Callable[[str], None] = _quiet
     # Rebuild derived tables whole, not only what changed (`claimhouse run --full-refresh`).
     full_refresh: bool = False
+    # Set by Ctrl-C or SIGTERM (lake.stop): the unit under way ends as interrupted.
+    stop: StopRequest | None = None
     # Each unit's latest published audit.layer_runs row, read in one query on first use
     # (last_published); shared by copies of this context. The writer lock keeps other runs
     # from recording meanwhile, and _record keeps it current.
@@ -76,14 +79,22 @@ def open_run(
     progress: Callable[[str], None] = _quiet,
     report: Callable[[str], None] = _quiet,
     full_refresh: bool = False,
+    stop: StopRequest | None = None,
 ) -> Iterator[RunContext]:
     """A RunContext whose Delta commits name the run (`claimhouse run <id>` in DESCRIBE
-    HISTORY's userMetadata); the session's previous value comes back afterwards."""
+    HISTORY's userMetadata); the session's previous value comes back afterwards. Table folders
+    an interrupted run left half-made are removed first, and reported once."""
     previous = spark.conf.get(COMMIT_METADATA, None)
     spark.conf.set(COMMIT_METADATA, f"claimhouse run {run_id}")
     try:
         lake = Lake(spark, settings.warehouse)
-        yield RunContext(spark, lake, settings, run_id, progress, report, full_refresh)
+        removed = lake.remove_half_made()
+        if removed:
+            report(
+                f"repaired: removed {', '.join(removed)}: table folders with no Delta commit, "
+                "left half-made by an interrupted run (no reader could see them)"
+            )
+        yield RunContext(spark, lake, settings, run_id, progress, report, full_refresh, stop)
     finally:
         if previous is None:
             spark.conf.unset(COMMIT_METADATA)
@@ -97,6 +108,27 @@ class Summary(Protocol):
     def describe(self) -> str: ...
 
     def metadata(self) -> dict[str, Any]: ...
+
+
+class Interrupted(LakeError):
+    """A signal stopped the run in (or before) a unit; what earlier units published stays."""
+
+    def __init__(self, unit: str, stop: StopRequest, started: bool = True):
+        where = f"during {unit}" if started else f"before {unit}"
+        super().__init__(
+            f"interrupted by {stop.signal} {where}: what the steps before it published stays "
+            "current and nothing half-made is read; run again to finish"
+        )
+        self.unit, self.exit_code = unit, stop.exit_code
+
+
+def stopping(ctx: RunContext) -> StopRequest | None:
+    """The run's stop request once a signal set it (cancelling then ends, so that the run
+    can record how it ended); None while it runs on."""
+    if ctx.stop is None or ctx.stop.signum is None:
+        return None
+    ctx.stop.settle()
+    return ctx.stop
 
 
 class CandidateRejected(LakeError):
@@ -160,12 +192,19 @@ def execute(unit: Unit, ctx: RunContext, force: bool = False) -> UnitResult:
     ctx = replace(ctx, full_refresh=force)
     try:
         summary = unit.build(ctx, inputs)
-    except CandidateRejected as rejected:
-        _record(ctx, unit, "rejected", code, inputs, rejected.outputs, started_at, None, rejected)
+    except Exception as failure:  # a stop shows as whatever the cancelled Spark job raised
+        stop = stopping(ctx)
+        if stop is not None:
+            interrupted = Interrupted(unit.name, stop)
+            _record(ctx, unit, "interrupted", code, inputs, {}, started_at, None, interrupted)
+            raise interrupted from failure
+        if isinstance(failure, CandidateRejected):
+            outputs = failure.outputs
+            _record(ctx, unit, "rejected", code, inputs, outputs, started_at, None, failure)
+        elif isinstance(failure, LakeError):
+            _record(ctx, unit, "failed", code, inputs, {}, started_at, None, failure)
         raise
-    except LakeError as failure:
-        _record(ctx, unit, "failed", code, inputs, {}, started_at, None, failure)
-        raise
+    stopping(ctx)  # a stop once the unit published: record it, then stop before the next
     # A unit that validated particular versions names them; else what its outputs are now.
     outputs = getattr(summary, "outputs", None) or pin(ctx.lake, unit.outputs)
     _record(ctx, unit, "published", code, inputs, outputs, started_at, summary, None)

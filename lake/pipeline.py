@@ -18,12 +18,13 @@ from lake.bronze.ingest import IngestSummary
 from lake.config import Settings
 from lake.gold import build as gold
 from lake.gold.build import GoldSummary
-from lake.layer import RunContext, Unit, UnitResult, execute, open_run
+from lake.layer import Interrupted, RunContext, Unit, UnitResult, execute, open_run, stopping
 from lake.schemas import AUDIT_LAYER_RUNS, BRONZE_ARTICLES, GOLD_TABLES, TABLES
 from lake.silver import publish as silver_claims
 from lake.silver import publish_stories as silver_stories
 from lake.silver.publish import SilverSummary
 from lake.silver.publish_stories import StoriesSummary
+from lake.stop import StopRequest
 
 Progress = Callable[[str], None]
 
@@ -95,6 +96,9 @@ def run_units(ctx: RunContext, units: tuple[Unit, ...] = UNITS) -> RunSummary:
     """Run the units in order; the first that fails stops the run (its error propagates)."""
     summary = RunSummary(run_id=ctx.run_id)
     for unit in units:
+        stop = stopping(ctx)
+        if stop is not None:
+            raise Interrupted(unit.name, stop, started=False)
         summary.results[unit.name] = execute(unit, ctx)
         if unit is bronze.UNIT and summary.bronze and summary.bronze.articles_seen == 0:
             summary.no_articles = True
@@ -115,8 +119,11 @@ def run_pipeline(
     progress: Progress = lambda message: None,
     report: Progress = lambda line: None,
     full_refresh: bool = False,
+    stop: StopRequest | None = None,
 ) -> RunSummary:
     """Every unit end to end, with one run id on every Delta commit. `full_refresh` rebuilds
-    gold whole, not only the stories changed since its last build."""
-    with open_run(spark, settings, run_id or new_run_id(), progress, report, full_refresh) as ctx:
+    gold whole, not only the stories changed since its last build; `stop` ends the run early
+    (lake.stop), the unit under way recorded as interrupted."""
+    run_id = run_id or new_run_id()
+    with open_run(spark, settings, run_id, progress, report, full_refresh, stop) as ctx:
         return run_units(ctx)

@@ -45,6 +45,10 @@ FACT_STATUSES = ("corroborated", "single_source", "conflicting")
 # can play beyond a plain total.
 FRAME_PARTS = ("subject", "property", "event", "scope", "role")
 FRAME_ROLES = ("part", "target", "estimate", "projection", "record")
+# The schema where the SQL endpoint's writers build their own tables (lake.serve).
+SANDBOX = "sandbox"
+# Where gold.fact_evidence.reported_by came from, best first.
+REPORTED_BY_SOURCES = ("outlet", "site", "title", "file")
 # Where an article's published_at came from (bronze.articles.published_at_source).
 PUBLISHED_AT_SOURCES = ("sidecar", "text")
 # What became of a file seen by a run (bronze.ingest_log.outcome).
@@ -379,7 +383,12 @@ AUDIT_LAYER_RUNS = TableSpec(
         [
             _f("run_id", StringType(), False),
             _f("unit", StringType(), False, "bronze | silver.claims | silver.stories | gold"),
-            _f("status", StringType(), False, "published | rejected (a fail rule broke) | failed"),
+            _f(
+                "status",
+                StringType(),
+                False,
+                "published | rejected (a fail rule broke) | failed | interrupted (Ctrl-C, SIGTERM)",
+            ),
             _f("code_version", StringType(), True, "extractor version, dbt project digest..."),
             _f(
                 "inputs",
@@ -466,7 +475,9 @@ CONFLICTS_REPORT = ReportSpec(
         ("scope", "the claim's stated time, place or condition"),
         ("quote", "the sentence the claim was read from"),
         ("attribution", "who the article credits the claim to; null when nobody"),
-        ("outlet", "the outlet that published the article"),
+        ("outlet", "the outlet that published the article, where known"),
+        ("reported_by", "who published it as a reader is told: outlet, site, title or file"),
+        ("reported_by_source", "where reported_by came from: outlet, site, title or file"),
         ("cited_outlet", "the outlet the claim is credited to, when another"),
         ("title", "the article's title"),
         ("source_file", "the article's file, relative to the input folder"),
@@ -491,7 +502,8 @@ CONFLICTS_REPORT = ReportSpec(
                s.match_confidence, s.side, s.side_value, s.other_value,
                e.value_readable AS claim_value, e.claim_text, e.subject, e.property, e.event,
                e.scope, e.quote,
-               e.attribution, e.reporting_outlet AS outlet, e.cited_outlet, e.title,
+               e.attribution, e.reporting_outlet AS outlet, e.reported_by,
+               e.reported_by_source, e.cited_outlet, e.title,
                e.source_file, e.published_at, e.article_id, e.claim_id, e.char_start, e.char_end
         FROM sides AS s
         INNER JOIN gold.fact_evidence AS e ON e.fact_id = s.fact_id AND e.claim_id = s.claim_id

@@ -28,6 +28,7 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 
 from lake.config import Settings
+from lake.schemas import SANDBOX
 from lake.storage import Lake, LakeError, _sql_string
 from lake.users import load_users, users_file
 
@@ -35,7 +36,6 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 # Hive's Thrift service reads these before its configuration: a value inherited from the
 # environment would bind the server elsewhere than the address claimhouse prints.
 HIVE_BIND_VARIABLES = ("HIVE_SERVER2_THRIFT_BIND_HOST", "HIVE_SERVER2_THRIFT_PORT")
-SANDBOX = "sandbox"
 
 
 def endpoint_file(warehouse: Path) -> Path:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
+import subprocess
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from urllib.parse import urlparse
@@ -80,7 +83,8 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
         "spark.executorEnv.PYSPARK_PYTHON": sys.executable,
     }
     if endpoint:
-        conf["spark.sql.extensions"] = f"{DELTA_EXTENSION},{GUARD_EXTENSION}"
+        # The guard first: its rules run before Delta's, which fail some writes in their own way.
+        conf["spark.sql.extensions"] = f"{GUARD_EXTENSION},{DELTA_EXTENSION}"
         # No SELECT FROM text.`/any/file` nor delta.`/path`: only the catalog's tables.
         conf["spark.sql.runSQLOnFiles"] = "false"
         # Big scans stream to the client a partition at a time instead of collecting at once.
@@ -158,6 +162,65 @@ def get_spark(settings: Settings, ui: bool | None = None, endpoint: bool = False
         from delta import configure_spark_with_delta_pip
 
         builder = configure_spark_with_delta_pip(builder)
+    else:
+        _start_jvm(spark_conf(settings, ui=ui, endpoint=endpoint))
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+# What the JVM prints at every start that tells a user nothing (Spark 4 turns on the vector
+# module itself); everything else it writes to stderr is passed on.
+JVM_NOISE = (b"WARNING: Using incubator modules",)
+
+
+def _start_jvm(conf: dict[str, str]) -> None:
+    """Start the driver JVM the way SparkSession would, but with its stderr through a filter:
+    the session built next uses this gateway."""
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    if SparkContext._gateway is not None or "PYSPARK_GATEWAY_PORT" in os.environ:
+        return
+    submit = SparkConf(loadDefaults=False).setAll(list(conf.items()))
+    gateway = launch_gateway(submit, popen_kwargs={"stderr": subprocess.PIPE})
+    threading.Thread(
+        target=_forward, args=(gateway.proc.stderr,), name="claimhouse-jvm-stderr", daemon=True
+    ).start()
+    SparkContext._ensure_initialized(gateway=gateway)
+
+
+_muted = threading.Event()
+
+
+def mute_jvm_stderr() -> None:
+    """Pass nothing more of the JVM's stderr on: once a run is stopping, its cancelled jobs
+    log stack traces that say nothing to the person who stopped it."""
+    _muted.set()
+
+
+def _forward(pipe) -> None:
+    for line in iter(pipe.readline, b""):
+        if not _muted.is_set() and not line.startswith(JVM_NOISE):
+            with contextlib.suppress(OSError):
+                os.write(2, line)
+
+
+def unreachable_master(master: str, timeout_s: float = 5.0) -> str | None:
+    """Why no host of a `spark://` master URL takes a connection, or None (any other master,
+    or one that answers). Spark itself retries an unreachable master for over a minute."""
+    if not master.startswith("spark://"):
+        return None
+    reasons = []
+    for hostport in master.removeprefix("spark://").split(","):
+        host, _, port = hostport.rpartition(":")
+        try:
+            with socket.create_connection((host, int(port)), timeout=timeout_s):
+                return None
+        except (OSError, ValueError) as exc:
+            reasons.append(
+                f"{hostport}: {exc.strerror or exc}"
+                if isinstance(exc, OSError)
+                else f"{hostport}: not host:port"
+            )
+    return "; ".join(reasons)

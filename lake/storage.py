@@ -10,6 +10,7 @@ every gold table at once (lake.schemas.ReleaseSpec).
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import StructType
 
-from lake.schemas import GOLD_RELEASE, ReleaseSpec, ReportSpec, TableSpec
+from lake.schemas import GOLD_RELEASE, SANDBOX, ReleaseSpec, ReportSpec, TableSpec
 
 RELEASES: dict[str, ReleaseSpec] = {GOLD_RELEASE.layer: GOLD_RELEASE}
 _NO_STATS = ("delta.dataSkippingNumIndexedCols", "0")
@@ -445,6 +446,23 @@ class Lake:
                     dropped.append(f"{spec.layer}.{view.name}")
         return dropped
 
+    def remove_half_made(self) -> list[str]:
+        """Remove the table folders of the lake's own layers that hold no Delta commit: an
+        interrupted first write (data files, perhaps an empty log), which no reader can see and
+        which makes the table's next CREATE fail. Returns their names. The sandbox is left
+        alone: a writer on the SQL endpoint may be creating a table there right now. Call it
+        holding the writer lock."""
+        removed = []
+        for folder in sorted(self.root.glob("*/*/")):
+            layer = folder.parent.name
+            if layer.startswith(("_", ".")) or layer == SANDBOX or _has_commit(folder):
+                continue
+            if any(not _delta_file(p) for p in folder.rglob("*") if p.is_file()):
+                continue  # not only what a Delta write leaves: not ours to remove
+            shutil.rmtree(folder)
+            removed.append(f"{layer}.{folder.name}")
+        return removed
+
     def register_all(self) -> list[str]:
         """Name every table of the warehouse in the catalog, the releases' views included;
         returns their names. A folder that is not a readable Delta table (a stray
@@ -515,3 +533,14 @@ def _sql_string(text: str) -> str:
 
 def _strip_scheme(location: str) -> str:
     return location.removeprefix("file://").removeprefix("file:")
+
+
+def _has_commit(folder: Path) -> bool:
+    log = folder / "_delta_log"
+    return any(log.glob("*.json")) or any(log.glob("*.checkpoint*.parquet"))
+
+
+def _delta_file(path: Path) -> bool:
+    """A file a Delta write leaves: data, its checksum, a log entry or a deletion vector."""
+    data = path.suffix in (".parquet", ".crc", ".json", ".bin", ".tmp")
+    return data or "_delta_log" in path.parts

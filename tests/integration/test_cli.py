@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,20 @@ def test_an_unreachable_sql_endpoint_is_one_line_and_an_environment_error():
         f"error: cannot connect to 127.0.0.1:{port}: Could not connect to any of "
         f"[('127.0.0.1', {port})]. Is serve-sql running?"
     )
+
+
+def test_an_unreachable_spark_master_is_one_line_in_seconds(tmp_path):
+    port = _closed_port()
+    started = time.monotonic()
+    done = claimhouse(
+        "sql", "SELECT 1", "--master", f"spark://127.0.0.1:{port}", "--warehouse", str(tmp_path)
+    )
+    assert done.returncode == 3
+    assert done.stderr.strip() == (
+        f"error: cannot reach the Spark master spark://127.0.0.1:{port} "
+        f"(127.0.0.1:{port}: Connection refused): start it, or pass --master local[*]"
+    )
+    assert time.monotonic() - started < 15
 
 
 def test_no_password_and_no_terminal_to_ask_on_is_a_usage_error():
@@ -191,6 +206,7 @@ def test_run_end_to_end_twice(spark, cli_run, hosted_engine):
     folder, server = hosted_engine
     args = ("run", "--input", str(SEEDS), "--warehouse", str(warehouse))
     assert first.returncode == 0, first.stderr
+    assert "Using incubator modules" not in first.stderr
     text = " ".join(first.stdout.split())
     assert (
         "bronze: 5 files seen = 5 new articles + 0 unchanged + 0 duplicates + 0 rejected "
