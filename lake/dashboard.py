@@ -145,8 +145,16 @@ def _facts_by_status(lake: Lake) -> list[dict]:
 def _conflicts(lake: Lake) -> list[dict]:
     if not (lake.exists("gold.fact_conflicts") and lake.exists("gold.facts")):
         return []
-    outlets = lake.read("bronze.articles").select(
-        "article_id", F.coalesce("outlet", "source_uri").alias("outlet")
+    # As gold tells it: the outlet, else "site (site)", "title (title)" or "file (file)".
+    outlets = (
+        lake.read("gold.fact_evidence")
+        .select(
+            "article_id",
+            F.when(F.col("reported_by_source") == "outlet", F.col("reported_by"))
+            .otherwise(F.format_string("%s (%s)", "reported_by", "reported_by_source"))
+            .alias("outlet"),
+        )
+        .distinct()
     )
 
     def side(column: str, alias: str):

@@ -115,15 +115,28 @@ _PUBLISHED = re.compile(
 )
 
 
+# A dateline on a line of its own: "WASHINGTON —", "LONDON (Reuters) -".
+_DATELINE_LINE = re.compile(r"[A-Z][A-Z .,'’]{2,40}(?:\([^)]{1,40}\))?\s*[—–-]")
+
+
+def _metadata_line(line: str) -> bool:
+    """A line that only says when or where: "Published: March 13, 2025", "March 13, 2025",
+    "WASHINGTON —". It comes before a title, never as one."""
+    stated = _PUBLISHED.fullmatch(line)
+    if stated and parse_timestamp(stated.group("date")):
+        return True
+    if len(line) <= 60 and any(c.isdigit() for c in line) and parse_timestamp(line):
+        return True
+    return bool(_DATELINE_LINE.fullmatch(line))
+
+
 def detect_title(body: str) -> str | None:
     """A markdown heading or a short first line without closing punctuation. Lines that only
-    say when it was published ("Published: March 13, 2025") come before it, never as it."""
-    lines = iter(body.split("\n", 8)[:8])
+    say when or where it was published come before it, never as it."""
     first = ""
-    for line in lines:
+    for line in body.split("\n", 8)[:8]:
         first = line.strip()
-        dateline = _PUBLISHED.fullmatch(first)
-        if first and not (dateline and parse_timestamp(dateline.group("date"))):
+        if first and not _metadata_line(first):
             break
     else:
         return None

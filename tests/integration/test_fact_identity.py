@@ -42,6 +42,14 @@ ARTICLES = {
 }
 
 
+# What each feed says of its publisher: an outlet, only a URL, nothing (the title then names it).
+SIDECARS = {
+    "courier": {"outlet": "The Brenton Courier"},
+    "times": {"url": "https://www.brentontimes.com/2026/03/05/harlow-bridge-crash"},
+    "ledger": {},
+}
+
+
 @pytest.fixture(scope="module")
 def crash(spark, tmp_path_factory):
     root = tmp_path_factory.mktemp("crash")
@@ -49,7 +57,7 @@ def crash(spark, tmp_path_factory):
     inputs.mkdir()
     for name, body in ARTICLES.items():
         (inputs / f"{name}.txt").write_text(body + "\n")
-        sidecar = {"outlet": f"The Brenton {name.title()}", "published_at": "2026-03-06"}
+        sidecar = {"published_at": "2026-03-06", **SIDECARS[name]}
         (inputs / f"{name}.json").write_text(json.dumps(sidecar))
     settings = load_settings(warehouse=root / "warehouse", input_dir=inputs)
     run_pipeline(spark, settings, "crash1")
@@ -106,12 +114,16 @@ def test_the_conflicts_report_shows_each_sides_frame(crash):
     rows = (
         lake.read("gold.conflicts_report")
         .where(F.col("claim_text").isin("Seven bodies", "Six bodies"))
-        .select("side", "outlet", "property", "event", "scope", "matched_parts", "quote")
+        .select("side", "outlet", "reported_by", "reported_by_source", "property", "scope")
         .collect()
     )
-    assert {(r["outlet"], r["property"], r["event"], r["scope"]) for r in rows} == {
-        ("The Brenton Courier", "bodies", "found", "in the wreckage"),
-        ("The Brenton Times", "bodies", "found", "in the wreckage"),
-        ("The Brenton Ledger", "bodies", "found", "in the wreckage"),
+    ledger = "Brenton mourns after the Harlow River bridge crash"
+    assert {
+        (r["outlet"], r["reported_by"], r["reported_by_source"], r["property"], r["scope"])
+        for r in rows
+    } == {
+        ("The Brenton Courier", "The Brenton Courier", "outlet", "bodies", "in the wreckage"),
+        (None, "brentontimes.com", "site", "bodies", "in the wreckage"),
+        (None, ledger, "title", "bodies", "in the wreckage"),
     }
-    assert {r["side"] for r in rows if r["outlet"] == "The Brenton Ledger"} == {"b"}
+    assert {r["side"] for r in rows if r["reported_by"] == ledger} == {"b"}

@@ -88,6 +88,21 @@ def test_detect_title():
     assert detect_title("Published works by local authors\nBody.") == (
         "Published works by local authors"
     )
+    # a bare date line, or a dateline alone, is metadata too
+    assert detect_title("March 13, 2025\nCity council approves budget\nBody.") == (
+        "City council approves budget"
+    )
+    assert detect_title("2025-03-13 08:00\n\nCity council approves budget\nBody.") == (
+        "City council approves budget"
+    )
+    assert detect_title("WASHINGTON —\nCity council approves budget\nBody.") == (
+        "City council approves budget"
+    )
+    assert detect_title("LONDON (Reuters) -\nThe council met on Tuesday.") is None
+    # a headline with a number in it is still a headline
+    assert detect_title("5 killed as storm hits coast in 2024\nBody.") == (
+        "5 killed as storm hits coast in 2024"
+    )
 
 
 def test_detect_published_at():

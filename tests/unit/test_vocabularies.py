@@ -22,6 +22,7 @@ HOMES = {
     "status": schemas.FACT_STATUSES,
     "outcome": schemas.INGEST_OUTCOMES,
     "role": schemas.FRAME_ROLES,
+    "reported_by_source": schemas.REPORTED_BY_SOURCES,
 }
 
 
@@ -76,7 +77,8 @@ def test_every_list_of_allowed_values_is_its_vocabulary_in_lake_schemas():
     found = [*_contract_lists(), *_dbt_lists(), *_constraint_lists(), *_contract_sql_lists()]
     assert len(list(_contract_sql_lists())) == 1  # silver.claims' frame roles
     assert len(found) >= 8  # contracts and dbt both list them
-    assert len(list(_constraint_lists())) == 3  # kind, status, attribution_kind
+    # kind, status, attribution_kind, reported_by_source
+    assert len(list(_constraint_lists())) == 4
     wrong = {
         where: values
         for where, column, values in found

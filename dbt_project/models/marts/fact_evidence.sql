@@ -22,6 +22,8 @@ evidence as (
         claims.claim_id,
         claims.article_id,
         claims.reporting_outlet,
+        articles.reported_by,
+        articles.reported_by_source,
         claims.cited_outlet,
         claims.source_key,
         claims.attribution,
