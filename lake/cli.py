@@ -286,7 +286,6 @@ def _run(
         else:
             out.print(line, markup=False, highlight=False)
 
-    _check_master(settings)
     with (
         _writer(settings, run_id),
         stop_on_signals(lambda _: mute_jvm_stderr()) as stop,

@@ -82,7 +82,7 @@ def open_run(
     stop: StopRequest | None = None,
 ) -> Iterator[RunContext]:
     """A RunContext whose Delta commits name the run (`claimhouse run <id>` in DESCRIBE
-    HISTORY's userMetadata); the session's previous value comes back afterwards. Table folders
+    HISTORY's userMetadata); the SparkSession's previous value comes back afterwards. Table folders
     an interrupted run left half-made are removed first, and reported once."""
     previous = spark.conf.get(COMMIT_METADATA, None)
     spark.conf.set(COMMIT_METADATA, f"claimhouse run {run_id}")
