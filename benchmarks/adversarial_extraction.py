@@ -18,7 +18,7 @@ import random
 import time
 
 from lake.config import Settings
-from lake.silver.publish import article_rows
+from lake.silver.publish import Budget, article_rows
 
 _PROSE = (
     "the council said that officials would meet again soon with residents and others about "
@@ -68,7 +68,7 @@ def main() -> None:
         for mb in sorted(args.sizes):
             text = make(int(mb * 2**20), rng)
             started = time.perf_counter()
-            rows = article_rows("adversarial", text, None, None, args.budget)
+            rows = article_rows("adversarial", text, None, None, Budget(args.budget))
             seconds = time.perf_counter() - started
             error = rows[0].get("extraction_error") if rows else None
             per_mb = seconds / mb

@@ -1166,7 +1166,8 @@ def _spark_jobs_cancelled_when_terminated(instance, run_id: str) -> Iterator[Non
     own and no signal: the run's thread may be inside a call to the JVM, which an interrupt
     there would leave half-read."""
     from dagster import DagsterInstance, DagsterRunStatus
-    from pyspark import SparkContext
+
+    from lake.stop import cancel_spark_jobs
 
     done = threading.Event()
     every = instance.cancellation_thread_poll_interval_seconds
@@ -1176,12 +1177,8 @@ def _spark_jobs_cancelled_when_terminated(instance, run_id: str) -> Iterator[Non
         with DagsterInstance.from_ref(ref) as own:  # an instance per thread, as Dagster's
             while not done.wait(every):
                 run = own.get_run_by_id(run_id)
-                if run is None or run.status != DagsterRunStatus.CANCELING:
-                    continue
-                sc = SparkContext._active_spark_context
-                if sc is not None:
-                    with suppress(Exception):  # stopped meanwhile: no jobs left to cancel
-                        sc.cancelAllJobs()
+                if run is not None and run.status == DagsterRunStatus.CANCELING:
+                    cancel_spark_jobs()
 
     watcher = threading.Thread(target=watch, name="claimhouse-run-cancel", daemon=True)
     watcher.start()

@@ -143,6 +143,14 @@ OPTIONS: tuple[Option, ...] = (
         "seconds of extraction an article may take per 100 KB of text",
     ),
     Option(
+        "max_claims_per_article",
+        "CLAIMHOUSE_MAX_CLAIMS_PER_ARTICLE",
+        1000,
+        _number(int, 1),
+        "an article with more claims is quarantined whole: it would make its story's gold "
+        "too costly to build",
+    ),
+    Option(
         "lock_timeout_s",
         "CLAIMHOUSE_LOCK_TIMEOUT_S",
         0.0,
@@ -287,6 +295,7 @@ class Settings:
     max_file_bytes: int = _default("max_file_bytes")
     settle_s: float = _default("settle_s")
     extract_budget_s: float = _default("extract_budget_s")
+    max_claims_per_article: int = _default("max_claims_per_article")
     lock_timeout_s: float = _default("lock_timeout_s")
     contracts_dir: Path = _default("contracts_dir")
     env: str = _default("env")

@@ -153,6 +153,8 @@ def serve(
     progress(f"{len(known)} tables named; starting the Thrift server on {host}:{port}")
     # The authenticator and the guard read the users file (java/claimhouse/sql/Users.java).
     jvm.java.lang.System.setProperty("claimhouse.users.file", str(users_file(settings.warehouse)))
+    # A refused login's reason reaches the client, and the log gets one line for it.
+    jvm.claimhouse.sql.PlainLogin.install()
     # Hive makes a new HiveConf for each login, which reads its settings from system properties.
     jvm.java.lang.System.setProperty(
         "hive.server2.custom.authentication.class", "claimhouse.sql.PasswordFileAuthenticator"

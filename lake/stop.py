@@ -45,14 +45,20 @@ class StopRequest:
         return self.signal
 
     def _cancel(self) -> None:
-        from pyspark import SparkContext
-
         while not self._settled.is_set():
-            sc = SparkContext._active_spark_context
-            if sc is not None:
-                with suppress(Exception):  # stopped meanwhile: no jobs left to cancel
-                    sc.cancelAllJobs()
+            cancel_spark_jobs()
             self._settled.wait(CANCEL_EVERY_S)
+
+
+def cancel_spark_jobs() -> None:
+    """Cancel the jobs this process's SparkContext is running, if it has one: the step under
+    way fails at its next Spark call, with nothing of it committed."""
+    from pyspark import SparkContext
+
+    sc = SparkContext._active_spark_context
+    if sc is not None:
+        with suppress(Exception):  # stopped meanwhile: no jobs left to cancel
+            sc.cancelAllJobs()
 
 
 @contextmanager

@@ -43,6 +43,7 @@ from lake.contracts.compile import (
     rules,
     source_name,
 )
+from lake.contracts.docs_assets import localize
 from lake.contracts.spec import Contract, ContractError
 from lake.schemas import TABLES, TableSpec
 from lake.storage import Lake, LakeError
@@ -207,8 +208,11 @@ def update_docs(lake: Lake, reports: Iterable[ValidationReport]) -> list[Validat
     keys = [k for r in reports for k in r.docs_keys]
     if not keys:
         return reports
-    _gx_context(lake).build_data_docs(resource_identifiers=keys, build_index=True)
     index = _docs_index(lake)
+    started = time.time() - 1  # file times may be coarser than the clock
+    _gx_context(lake).build_data_docs(resource_identifiers=keys, build_index=True)
+    site = index.parent
+    localize(site, [p for p in site.rglob("*.html") if p.stat().st_mtime >= started])
     found = index if index.exists() else None
     return [replace(r, data_docs=found) for r in reports]
 

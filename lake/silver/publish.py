@@ -49,6 +49,7 @@ class SilverSummary:
     extractor_version: str
     extraction_s: float = 0.0  # running the extractor over the articles, before any write
     failed: int = 0  # articles whose extraction raised or ran past its budget (see the log)
+    over_claim_budget: int = 0  # articles quarantined whole: more claims than the budget
 
     def describe(self) -> str:
         """One line for the CLI and Dagster's run log."""
@@ -62,6 +63,12 @@ class SilverSummary:
                 if self.failed
                 else ""
             )
+            + (
+                f"; {self.over_claim_budget} articles over the claim budget, quarantined whole "
+                f"(rule {CLAIM_BUDGET_RULE})"
+                if self.over_claim_budget
+                else ""
+            )
         )
 
     def metadata(self) -> dict[str, object]:
@@ -70,6 +77,7 @@ class SilverSummary:
             "claims_this_run": self.claims,
             "rows_quarantined": self.quarantined,
             "articles_failed": self.failed,
+            "articles_over_claim_budget": self.over_claim_budget,
             "extractor_version": self.extractor_version,
             "extraction_s": round(self.extraction_s, 3),
         }
@@ -77,6 +85,16 @@ class SilverSummary:
 
 # Every column null: a missing key would reach Arrow as NaN, which no array column takes.
 _NO_CLAIM = dict.fromkeys(_EXTRACTED.fieldNames())
+# Gold compares the claims of a story pairwise: one article's claim count bounds that work.
+CLAIM_BUDGET_RULE = "claims_per_article"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one article may cost silver: seconds per 100 KB of text, and claims."""
+
+    seconds_per_100kb: float = Settings.extract_budget_s
+    claims: int = Settings.max_claims_per_article
 
 
 def article_rows(
@@ -84,40 +102,46 @@ def article_rows(
     body: str,
     published_at: datetime | None,
     outlet: str | None,
-    budget_s_per_100kb: float,
+    budget: Budget,
 ) -> list[dict]:
     """One article's claim rows, each with the rules it broke; or, when the extractor raises
-    or runs past the article's time budget, a single row naming the error. Never raises."""
-    budget = budget_s_per_100kb * max(1.0, len(body) / 100_000)
+    or runs past the article's time budget, a single row naming the error. An article with
+    more claims than the budget has every claim quarantined under CLAIM_BUDGET_RULE. Never
+    raises."""
+    seconds = budget.seconds_per_100kb * max(1.0, len(body) / 100_000)
     try:
         claims = extract_claims(
-            article_id, body, published_at, outlet, deadline=time.monotonic() + budget
+            article_id, body, published_at, outlet, deadline=time.monotonic() + seconds
+        )
+        over = (
+            [
+                f"{CLAIM_BUDGET_RULE}: the article has {len(claims):,} claims, over the budget "
+                f"of {budget.claims:,} (CLAIMHOUSE_MAX_CLAIMS_PER_ARTICLE); none is reconciled"
+            ]
+            if len(claims) > budget.claims
+            else []
         )
         rows = []
         for claim in claims:
             row = claim.as_row()
-            row["rules_broken"] = problems(row, body)
+            row["rules_broken"] = problems(row, body) + over
             rows.append(row)
         return rows
     except Exception as err:  # one article must not stop the run: it is logged instead
         if isinstance(err, ExtractionTimeout):
-            why = f"{err} ({budget:.1f} s for {len(body):,} characters)"
+            why = f"{err} ({seconds:.1f} s for {len(body):,} characters)"
         else:
             why = f"extractor error {type(err).__name__}: {str(err)[:200]}"
         return [{**_NO_CLAIM, "article_id": article_id, "extraction_error": why}]
 
 
-def _extract_batches(
-    budget_s_per_100kb: float, batches: Iterator[pd.DataFrame]
-) -> Iterator[pd.DataFrame]:
+def _extract_batches(budget: Budget, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
     names = _EXTRACTED.fieldNames()
     for batch in batches:
         rows = []
         for rec in batch.itertuples(index=False):
             published = None if pd.isna(rec.published_at) else rec.published_at.to_pydatetime()
-            rows.extend(
-                article_rows(rec.article_id, rec.body, published, rec.outlet, budget_s_per_100kb)
-            )
+            rows.extend(article_rows(rec.article_id, rec.body, published, rec.outlet, budget))
         if rows:  # an empty frame has no Arrow types to convert to the struct schema
             yield pd.DataFrame(rows, columns=names, dtype=object)
 
@@ -127,7 +151,7 @@ def extract_new(
     lake: Lake,
     run_id: str,
     version: str = EXTRACTOR_VERSION,
-    budget_s_per_100kb: float = Settings.extract_budget_s,
+    budget: Budget = Budget(),
     bronze_version: int | None = None,
 ) -> SilverSummary:
     """Extract claims from articles this extractor version has not processed yet, or whose
@@ -155,7 +179,7 @@ def extract_new(
     slots = spark.sparkContext.defaultParallelism * 2
     extracted = (
         todo.repartition(slots, "article_id")
-        .mapInPandas(partial(_extract_batches, budget_s_per_100kb), _EXTRACTED)
+        .mapInPandas(partial(_extract_batches, budget), _EXTRACTED)
         .withColumn("extractor_version", F.lit(version))
         .withColumn("extracted_at", F.lit(now).cast("timestamp"))
         .withColumn("run_id", F.lit(run_id))
@@ -195,6 +219,16 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
     )
     good = flagged.where(ok).select(*SILVER_CLAIMS.schema.fieldNames())
     bad = flagged.where(~ok).select(*SILVER_CLAIMS_QUARANTINE.schema.fieldNames())
+    # Counted before the writes: read again after them, `extracted` would find its articles
+    # already logged as done, and no rows.
+    over_budget = bad.agg(
+        F.count_distinct(
+            F.when(
+                F.exists("rules_broken", lambda r: r.startswith(f"{CLAIM_BUDGET_RULE}:")),
+                F.col("article_id"),
+            )
+        )
+    ).first()[0]
     if not good.isEmpty():
         # The table's contract (expectations/contracts/silver.claims.yml) checks the batch
         # before it is merged: `quarantine` rows go to silver.claims_quarantine with the rules
@@ -247,6 +281,7 @@ def publish_extracted(spark, lake, extracted, articles, version, run_id, now) ->
         int(totals["q"] or 0),
         version,
         failed=int(totals["e"] or 0),
+        over_claim_budget=over_budget,
     )
 
 
@@ -288,7 +323,7 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> SilverSummary:
         ctx.spark,
         ctx.lake,
         ctx.run_id,
-        budget_s_per_100kb=ctx.settings.extract_budget_s,
+        budget=Budget(ctx.settings.extract_budget_s, ctx.settings.max_claims_per_article),
         bronze_version=inputs[BRONZE_ARTICLES.name],
     )
 

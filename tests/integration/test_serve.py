@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import os
 import queue
 import re
@@ -69,7 +70,7 @@ def server(gold):
     first = lines.get(timeout=240)
     assert first.startswith("serving"), first + "".join(log)
     assert f"jdbc:hive2://127.0.0.1:{port}/default" in first
-    yield port, proc, lines
+    yield port, proc, lines, log
     proc.terminate()  # SIGTERM: a graceful stop
     assert proc.wait(timeout=60) == 0
     assert lines.get(timeout=5).strip() == "stopped"
@@ -117,11 +118,27 @@ def test_a_writers_table_mid_create_is_listed_but_not_named_while_serving(spark,
 
 
 def test_a_client_without_credentials_or_with_a_wrong_password_is_refused(server):
-    port, _, _ = server
-    with pytest.raises(TTransportException, match="Error validating the login"):
+    """The client hears why (not Hive's "Error validating the login"); the server's log says
+    it in one line, with no stack frames."""
+    port, _, _, log = server
+    before = len(log)
+    with pytest.raises(TTransportException) as wrong:
         hive.connect(host="127.0.0.1", port=port, auth="CUSTOM", username="ana", password="no")
-    with pytest.raises(TTransportException, match="Error validating the login"):
+    assert str(wrong.value) == (
+        "Bad status: 3 (b\"wrong user name or password for 'ana' (users: claimhouse users list)\")"
+    )
+    with pytest.raises(TTransportException) as anonymous:
         hive.connect(host="127.0.0.1", port=port, auth="NONE")  # no password
+    me = getpass.getuser()  # PyHive's user when none is given
+    assert f"wrong user name or password for '{me}'" in str(anonymous.value)
+    time.sleep(1)  # the log's reader thread
+    logged = log[before:]
+    assert [line.split(" ", 1)[1].rstrip() for line in logged] == [
+        "WARN login: refused the login of 'ana': wrong user name or password for 'ana' "
+        "(users: claimhouse users list)",
+        f"WARN login: refused the login of '{me}': wrong user name or password for "
+        f"'{me}' (users: claimhouse users list)",
+    ], logged
     done = subprocess.run(
         [str(BIN / "claimhouse"), "sql", "--server", f"127.0.0.1:{port}", "--user", "ana"]
         + ["SELECT 1"],
@@ -138,7 +155,7 @@ def test_a_client_without_credentials_or_with_a_wrong_password_is_refused(server
 
 def test_the_server_listens_only_where_it_says(server):
     """HIVE_SERVER2_THRIFT_BIND_HOST=0.0.0.0 was in the server's environment."""
-    port, _, _ = server
+    port, *_ = server
     listening = subprocess.run(["ss", "-ltnH"], capture_output=True, text=True).stdout
     addresses = {
         line.split()[3] for line in listening.splitlines() if line.split()[3].endswith(f":{port}")
@@ -167,7 +184,7 @@ READER_MAY_NOT = {
 
 @pytest.mark.parametrize("what", sorted(READER_MAY_NOT))
 def test_a_reader_may_not_change_anything(server, gold, what):
-    port, _, _ = server
+    port, *_ = server
     lake = gold[0]
     before = {t: (lake.version(t), lake.count(t)) for t in ("bronze.articles", "bronze.rejects")}
     message = _server_error(port, READER_MAY_NOT[what])
@@ -177,7 +194,7 @@ def test_a_reader_may_not_change_anything(server, gold, what):
 
 
 def test_no_file_is_read_by_its_path(server):
-    port, _, _ = server
+    port, *_ = server
     message = _server_error(port, "SELECT * FROM text.`/etc/hostname`")
     assert "TABLE_OR_VIEW_NOT_FOUND" in message
     message = _server_error(port, "SELECT count(*) FROM delta.`/tmp`")
@@ -185,7 +202,7 @@ def test_no_file_is_read_by_its_path(server):
 
 
 def test_a_reader_reads_history_and_travels_in_time(server, gold):
-    port, _, _ = server
+    port, *_ = server
     history = _query(port, "DESCRIBE HISTORY bronze.articles")
     assert history and history[-1][0] == 0
     assert _query(port, "SELECT count(*) FROM bronze.articles VERSION AS OF 1")[0][0] == 5
@@ -197,7 +214,7 @@ def test_a_reader_reads_history_and_travels_in_time(server, gold):
 
 
 def test_a_runaway_query_is_ended_with_a_message_and_a_big_scan_streams(server):
-    port, _, _ = server
+    port, *_ = server
     started = time.monotonic()
     message = _server_error(port, "SELECT sum(id % 7) FROM range(0, 100000000000, 1, 2)")
     assert time.monotonic() - started < QUERY_TIMEOUT_S + 60
@@ -225,7 +242,7 @@ def test_a_runaway_query_is_ended_with_a_message_and_a_big_scan_streams(server):
 
 
 def test_pyhive_joins_facts_to_their_evidence(server):
-    port, _, _ = server
+    port, *_ = server
     rows = _query(
         port,
         "SELECT f.label, f.status, e.attribution_kind FROM gold.facts f "
@@ -243,7 +260,7 @@ def test_pyhive_joins_facts_to_their_evidence(server):
 
 
 def test_beeline_and_the_table_listing(server, gold):
-    port, _, _ = server
+    port, *_ = server
     lake = gold[0]
     done = subprocess.run(
         [str(BEELINE), "-u", f"jdbc:hive2://127.0.0.1:{port}", "--silent=true"]
@@ -270,7 +287,7 @@ def test_beeline_and_the_table_listing(server, gold):
 
 
 def test_a_second_server_on_the_same_port_is_refused(server):
-    port, _, _ = server
+    port, *_ = server
     done = subprocess.run(
         [str(BIN / "claimhouse"), "serve-sql", "--port", str(port)],
         capture_output=True,
@@ -284,7 +301,7 @@ def test_a_second_server_on_the_same_port_is_refused(server):
 
 
 def test_sql_server_option(server):
-    port, _, _ = server
+    port, *_ = server
     done = subprocess.run(
         [str(BIN / "claimhouse"), "sql", "--server", f"127.0.0.1:{port}", "--format", "csv"]
         + ["--user", READER[0]]
@@ -301,7 +318,7 @@ def test_sql_server_option(server):
 
 def test_sql_finds_the_running_endpoint_and_runs_piped_statements_there(server, gold):
     """No --server: the endpoint serving the warehouse is found, so no Spark starts here."""
-    port, _, _ = server
+    port, *_ = server
     _, settings, _, _ = gold
     done = subprocess.run(
         [str(BIN / "claimhouse"), "sql", "--warehouse", str(settings.warehouse)]
@@ -332,7 +349,7 @@ def test_sql_with_no_query_in_a_terminal_is_a_shell_with_history(server, gold, t
     kept in ~/.claimhouse_sql_history for the next session."""
     import pty
 
-    port, _, _ = server
+    port, *_ = server
     _, settings, _, _ = gold
     main, child = pty.openpty()
     proc = subprocess.Popen(
@@ -411,7 +428,7 @@ def _in_terminal(args: list[str], env: dict[str, str], columns: int) -> tuple[in
 
 
 def test_a_wide_result_in_an_80_column_terminal_is_one_field_per_line(server, gold):
-    port, _, _ = server
+    port, *_ = server
     _, settings, _, _ = gold
     code, lines = _in_terminal(
         [str(BIN / "claimhouse"), "sql", "SELECT * FROM gold.facts ORDER BY fact_id"]
@@ -432,7 +449,7 @@ def test_a_wide_result_in_an_80_column_terminal_is_one_field_per_line(server, go
 
 def test_commits_by_another_process_are_seen_without_restart(server, gold, spark, tmp_path):
     """This test process writes silver while the server runs; the next query sees it."""
-    port, _, _ = server
+    port, *_ = server
     lake = gold[0]
     before = _query(port, "SELECT count(*) FROM silver.claims")[0][0]
     (tmp_path / "new.txt").write_text(
@@ -464,7 +481,7 @@ downstream:
 def test_a_writer_builds_a_downstream_dbt_project_into_sandbox_only(server, tmp_path):
     """A downstream team's dbt project reads gold through the endpoint (dbt's thrift target,
     logged in as a writer) and builds into `sandbox`; the same user cannot write to gold."""
-    port, _, _ = server
+    port, *_ = server
     project = tmp_path / "downstream"
     (project / "models").mkdir(parents=True)
     (project / "dbt_project.yml").write_text(

@@ -11,7 +11,7 @@ from lake.bronze.ingest import ingest
 from lake.contracts.run import ContractViolation
 from lake.schemas import SILVER_CLAIMS_QUARANTINE
 from lake.silver.extract import EXTRACTOR_VERSION
-from lake.silver.publish import _EXTRACTED, extract_new, publish_extracted
+from lake.silver.publish import _EXTRACTED, Budget, extract_new, publish_extracted
 
 from ..conftest import SEEDS
 
@@ -197,7 +197,7 @@ def test_an_article_over_its_time_budget_is_logged_with_the_reason_and_not_retri
     """A zero budget: every article runs past it. Each is logged in silver.extractions with
     the reason and no claims, the run completes, and the next run does not try again."""
     ingest(spark, lake, seeds_copy, "r1", LIMIT, validate=False)
-    first = extract_new(spark, lake, "r1", budget_s_per_100kb=0.0)
+    first = extract_new(spark, lake, "r1", budget=Budget(0.0))
     assert (first.articles_processed, first.claims, first.quarantined, first.failed) == (5, 0, 0, 5)
     log = lake.read("silver.extractions").select("claims", "quarantined", "error").collect()
     assert {(r["claims"], r["quarantined"]) for r in log} == {(0, 0)}
@@ -209,6 +209,24 @@ def test_an_article_over_its_time_budget_is_logged_with_the_reason_and_not_retri
     assert lake.count("silver.claims") == lake.count("silver.claims_quarantine") == 0
     again = extract_new(spark, lake, "r2")
     assert (again.articles_processed, again.failed) == (0, 0)
+
+
+def test_an_article_over_its_claim_budget_is_quarantined_whole_and_counted(spark, lake, tmp_path):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "many.txt").write_text("About 40 people came. Some 12 cars stayed. Nearly 9 left.")
+    (folder / "few.txt").write_text("About 250 protesters marched.")
+    ingest(spark, lake, folder, "r1", LIMIT, validate=False)
+    summary = extract_new(spark, lake, "r1", budget=Budget(5.0, claims=2))
+    assert (summary.claims, summary.quarantined, summary.over_claim_budget) == (1, 3, 1)
+    assert summary.describe().endswith(
+        "; 1 articles over the claim budget, quarantined whole (rule claims_per_article)"
+    )
+    log = {
+        r["claims"]: r["quarantined"]
+        for r in lake.read("silver.extractions").select("claims", "quarantined").collect()
+    }
+    assert log == {0: 3, 1: 0}
 
 
 def test_an_older_warehouse_gains_the_new_columns_of_the_extraction_log(spark, lake):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from lake.bronze.parse import parse_file
 from lake.silver.extract import ExtractionTimeout, extract_claims
-from lake.silver.publish import article_rows
+from lake.silver.publish import Budget, article_rows
 from lake.silver.sentences import MAX_SENTENCE_CHARS, split_sentences
 
 BODY = b"Officials said 40 people were hurt.\n"
@@ -136,7 +136,7 @@ def test_an_article_past_its_deadline_raises_between_sentences():
 
 
 def test_an_article_over_its_budget_becomes_one_row_naming_the_error():
-    rows = article_rows("art-1", "About 40 people came. " * 2_000, None, None, 0.0)
+    rows = article_rows("art-1", "About 40 people came. " * 2_000, None, None, Budget(0.0))
     assert [{k: v for k, v in r.items() if v is not None} for r in rows] == [
         {
             "article_id": "art-1",
@@ -147,7 +147,24 @@ def test_an_article_over_its_budget_becomes_one_row_naming_the_error():
 
 
 def test_an_article_within_its_budget_gives_its_claims_with_their_rules():
-    rows = article_rows("art-1", "About 40 people came.", None, None, 5.0)
+    rows = article_rows("art-1", "About 40 people came.", None, None, Budget(5.0))
     assert [(r["claim_text"], r["value"], r["rules_broken"]) for r in rows] == [
         ("About 40 people", 40.0, [])
+    ]
+
+
+def test_an_article_over_its_claim_budget_has_every_claim_quarantined_with_the_count():
+    body = "About 40 people came. Some 12 cars stayed. Nearly 9 buses left."
+    within = article_rows("art-1", body, None, None, Budget(5.0, claims=3))
+    assert [r["rules_broken"] for r in within] == [[], [], []]
+    rows = article_rows("art-1", body, None, None, Budget(5.0, claims=2))
+    assert [(r["claim_text"], r["rules_broken"]) for r in rows] == [
+        (
+            text,
+            [
+                "claims_per_article: the article has 3 claims, over the budget of 2 "
+                "(CLAIMHOUSE_MAX_CLAIMS_PER_ARTICLE); none is reconciled"
+            ],
+        )
+        for text in ("About 40 people", "Some 12 cars", "Nearly 9 buses")
     ]
