@@ -44,7 +44,14 @@ class Package:
         return f"{self.name.replace('/', '+')}@{self.version}"
 
 
-_UNPKG_BT = "https://unpkg.com/bootstrap-table@{v}/dist/"
+def _bootstrap_table(version: str, integrity: str, *files: str) -> Package:
+    """bootstrap-table as unpkg serves it: the CDN path is the package's dist/ path."""
+    cdn = f"https://unpkg.com/bootstrap-table@{version}/dist/"
+    return Package(
+        "bootstrap-table", version, integrity, tuple((cdn + f, f"dist/{f}") for f in files)
+    )
+
+
 PACKAGES = (
     Package(
         "bootstrap",
@@ -78,30 +85,18 @@ PACKAGES = (
             ),
         ),
     ),
-    Package(
-        "bootstrap-table",
+    _bootstrap_table(
         "1.19.1",
         "sha512-WvV+l1AI/C+zThaKmfHmi/IuayVNB0qdFyEhFx1jyZhO0oLtNJNANkCR3rvJf6Dkh72dsLElxpE/bzK9seEQLA==",
-        tuple(
-            (_UNPKG_BT.format(v="1.19.1") + f, f"dist/{f}")
-            for f in (
-                "bootstrap-table.min.css",
-                "bootstrap-table.min.js",
-                "extensions/filter-control/bootstrap-table-filter-control.min.js",
-            )
-        ),
+        "bootstrap-table.min.css",
+        "bootstrap-table.min.js",
+        "extensions/filter-control/bootstrap-table-filter-control.min.js",
     ),
-    Package(
-        "bootstrap-table",
+    _bootstrap_table(  # GE's filter-control styles name the release before
         "1.19.0",
         "sha512-L+USHm3X9FKocx/6yngGu12yF6r6s1Ntuc+hoIK2a2QQJjHw5kcySLiE2HY/9sEaSGAOfPbfQOtBH3uKkcpqEA==",
-        tuple(
-            (_UNPKG_BT.format(v="1.19.0") + f, f"dist/{f}")
-            for f in (
-                "extensions/filter-control/bootstrap-table-filter-control.css",
-                "extensions/filter-control/bootstrap-table-filter-control.min.css",
-            )
-        ),
+        "extensions/filter-control/bootstrap-table-filter-control.css",
+        "extensions/filter-control/bootstrap-table-filter-control.min.css",
     ),
     Package(
         "bootstrap-datepicker",

@@ -64,10 +64,12 @@ def _interrupted_run(args: list[str], marker: str, signum: int) -> tuple[int, li
 
 
 @pytest.fixture(scope="module")
-def interrupted(tmp_path_factory):
+def interrupted(tmp_path_factory, hosted_engine):
     """The seeds' first three articles and a claim-heavy one, each step in STEPS interrupted
-    in turn, then one run to the end: (warehouse, run arguments, each interrupted run's exit
-    code and stderr lines, the last run)."""
+    in turn, then one run to the end: (a function running a query on the warehouse, each
+    interrupted run's exit code and stderr lines, the interrupted units, the last run).
+    Queries go through the test run's warm engine (hosted_engine): a JVM per query would cost
+    15 s each."""
     work = tmp_path_factory.mktemp("interrupt")
     inputs = work / "in"
     inputs.mkdir()
@@ -77,17 +79,25 @@ def interrupted(tmp_path_factory):
     warehouse = work / "wh"
     args = ["run", "--input", str(inputs), "--warehouse", str(warehouse), "--no-dagster"]
     stopped = [_interrupted_run(args, marker, signum) for _, marker, signum in STEPS]
-    statuses = _sql(
-        warehouse,
+    engine = str(hosted_engine[0])
+
+    def sql(query: str) -> subprocess.CompletedProcess:
+        return claimhouse(
+            "sql",
+            query,
+            "--format",
+            "csv",
+            "--warehouse",
+            str(warehouse),
+            env_extra={"CLAIMHOUSE_ENGINE_DIR": engine},
+        )
+
+    statuses = sql(
         "SELECT unit, status FROM audit.layer_runs WHERE status = 'interrupted' "
         "ORDER BY started_at",
     )
     final = claimhouse(*args, env_extra=ENV)
-    return warehouse, stopped, statuses, final
-
-
-def _sql(warehouse, query: str) -> subprocess.CompletedProcess:
-    return claimhouse("sql", query, "--format", "csv", "--warehouse", str(warehouse))
+    return sql, stopped, statuses, final
 
 
 def test_each_step_stopped_ends_in_one_line_and_the_next_run_is_clean(interrupted):
@@ -119,10 +129,9 @@ def test_each_step_stopped_ends_in_one_line_and_the_next_run_is_clean(interrupte
 def test_an_article_over_the_claim_budget_is_quarantined_whole_and_the_rest_reach_gold(
     interrupted,
 ):
-    warehouse, _, _, final = interrupted
+    sql, _, _, final = interrupted
     assert final.returncode == 0, final.stderr
-    per_article = _sql(
-        warehouse,
+    per_article = sql(
         "WITH c AS (SELECT article_id, count(*) AS n FROM silver.claims GROUP BY 1), "
         "q AS (SELECT article_id, count(*) AS n FROM silver.claims_quarantine "
         "WHERE exists(rules_broken, r -> r LIKE 'claims_per_article: %') GROUP BY 1), "
@@ -140,8 +149,7 @@ def test_an_article_over_the_claim_budget_is_quarantined_whole_and_the_rest_reac
         int(claims) > 0 and over == "0" and int(evidence) > 0
         for _, claims, over, evidence in rows[:3]
     )
-    rule = _sql(
-        warehouse,
+    rule = sql(
         "SELECT DISTINCT r FROM silver.claims_quarantine LATERAL VIEW explode(rules_broken) AS r "
         "WHERE r LIKE 'claims_per_article: %'",
     )
