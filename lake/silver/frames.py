@@ -1090,10 +1090,11 @@ def frame_of(
         if subject is not None and prop is not None and prop.end == subject.end:
             # the clause's subject is what the amount measures ("the company's revenue rose
             # to", "her speeches earned"): whose is its possessor, if it names one
-            owner = subject.text[: prop.start - subject.start].strip()
+            before = subject.text[: prop.start - subject.start]
+            owner = before.strip()
+            at = subject.start + len(before) - len(before.lstrip())
             subject = None
             if owner:
-                at = sentence.index(owner, toks[lo].start if lo < len(toks) else 0)
                 j, k = _index_at(toks, at), _index_at(toks, at + len(owner) - 1) + 1
                 subject = _part(sentence, toks, j, k, _name_key(toks, j, k))
     # a date's scope is never another date of its sentence ("Earlier Friday, she revealed ...

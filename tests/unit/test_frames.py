@@ -308,3 +308,15 @@ def test_frame_of_any_span_never_raises(start):
     sentence = "On Friday, the State Department released about 3,000 of her emails."
     frame = frame_of(sentence, "count", start, start + 5)
     assert frame.as_row().keys() == {*FRAME_PARTS, "definite", "label"}
+
+
+def test_a_possessor_before_a_relative_clause_is_whose_the_amount_is():
+    """The measured noun's possessor lies before the clause's window ("which runs ..."): it is
+    found by its offset, not searched for (the search raised, and the article lost its claims:
+    a TempEval-3 training document, 2026-12-03)."""
+    text = (
+        "Still, Contoso's retail arm, which runs its stores in Ohio, reported a 12% rise in "
+        "sales to $40 million."
+    )
+    subjects = [(c.claim_text, c.frame.subject.text) for c in extract_claims("a", text)]
+    assert subjects == [("12%", "Contoso's"), ("$40 million", "Contoso's")]
