@@ -321,11 +321,13 @@ class Lake:
     def tables(self) -> list[str]:
         """Every Delta table under the warehouse, as '<layer>.<table>', then the tables of the
         releases (gold.facts...). A folder named like a released layer holds no readable
-        tables (an older claimhouse built gold there) and is left out."""
+        tables (an older claimhouse built gold there) and is left out, and so is a log with no
+        commit yet: a first write under way, or one an interrupt left (the next run removes
+        it)."""
         found = []
         for log_dir in sorted(self.root.glob("*/*/_delta_log")):
             layer, name = log_dir.parent.parent.name, log_dir.parent.name
-            if not layer.startswith("_") and layer not in RELEASES:
+            if not layer.startswith("_") and layer not in RELEASES and _has_commit(log_dir.parent):
                 found.append(f"{layer}.{name}")
         for spec in RELEASES.values():
             if self.exists(spec.store):

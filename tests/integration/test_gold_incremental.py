@@ -46,7 +46,7 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
     lake.register_all()
 
     corpus = tmp_path / "corpus"
-    generate(articles=32, events=4, seed=5, out=corpus)
+    generate(articles=16, events=4, seed=5, out=corpus)
     corpus = corpus / "articles"
     events = {e.name: sorted(e.glob("*.txt")) for e in sorted(corpus.iterdir())}
     e0, e1, e2, e3 = events.values()

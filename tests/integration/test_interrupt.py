@@ -16,22 +16,30 @@ import time
 import pytest
 
 from benchmarks.claim_heavy import heavy_text
+from lake.config import load_settings
+from lake.layer import Interrupted
+from lake.pipeline import run_pipeline
+from lake.stop import StopRequest
 
 from ..conftest import CLAIMHOUSE, SEEDS, claimhouse
 
 pytestmark = pytest.mark.slow
 
-# Each run is stopped once the step is under way; the next run starts where it stopped. The
-# first and the last step: silver's two stop the same way (their Spark jobs cancelled), and
-# each run here costs a minute or more of CI.
+# Each step stopped once under way, in order; each next run starts where the last stopped.
+# Bronze and gold are signalled in a `claimhouse run` process of their own (the first and the
+# last step: the signal handling and the one line are the command's). Silver's two units are
+# stopped in this process, as a signal stops them (lake.stop: the unit's Spark jobs
+# cancelled), which saves a JVM and a start of dbt per run.
 STEPS = (
     ("bronze", "bronze: ingesting the input folder", signal.SIGTERM),
+    ("silver.claims", "silver.claims: ", signal.SIGTERM),
+    ("silver.stories", "silver.stories: ", signal.SIGINT),
     ("gold", "gold: rebuilding every story", signal.SIGINT),
 )
+IN_PROCESS = ("silver.claims", "silver.stories")
 # 40 KB of the seeds' text on one line: 126 claims, over a budget of 100.
 ENV = {
     "CLAIMHOUSE_SETTLE_S": "0",
-    "CLAIMHOUSE_ENGINE": "off",
     "CLAIMHOUSE_MAX_CLAIMS_PER_ARTICLE": "100",
     "CLAIMHOUSE_EXTRACT_BUDGET_S": "60",
 }
@@ -39,7 +47,8 @@ HEAVY_CLAIMS = 126
 
 
 def _interrupted_run(args: list[str], marker: str, signum: int) -> tuple[int, list[str]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")} | ENV
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
+    env |= ENV | {"CLAIMHOUSE_ENGINE": "off"}
     proc = subprocess.Popen(
         [CLAIMHOUSE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
@@ -63,13 +72,28 @@ def _interrupted_run(args: list[str], marker: str, signum: int) -> tuple[int, li
     return code, lines
 
 
+def _stopped_in_process(spark, settings, unit: str, marker: str, signum: int):
+    """`run_pipeline` in this process, stopped as `signum` stops it once `unit` has started:
+    (the Interrupted it raised, the lines it reported)."""
+    stop, lines = StopRequest(), []
+
+    def progress(message: str) -> None:
+        lines.append(message)
+        if message.startswith(marker) and stop.signum is None:
+            stop.request(signum)
+
+    with pytest.raises(Interrupted) as caught:
+        run_pipeline(spark, settings, f"stopped-{unit}", progress, lines.append, stop=stop)
+    return caught.value, lines
+
+
 @pytest.fixture(scope="module")
-def interrupted(tmp_path_factory, hosted_engine):
+def interrupted(tmp_path_factory, spark, hosted_engine):
     """The seeds' first three articles and a claim-heavy one, each step in STEPS interrupted
     in turn, then one run to the end: (a function running a query on the warehouse, each
-    interrupted run's exit code and stderr lines, the interrupted units, the last run).
-    Queries go through the test run's warm engine (hosted_engine): a JVM per query would cost
-    15 s each."""
+    interrupted run's exit code and lines, the interrupted units, the last run). The queries
+    and the last run go through the test run's warm engine (hosted_engine): a JVM each would
+    cost 15 s or more."""
     work = tmp_path_factory.mktemp("interrupt")
     inputs = work / "in"
     inputs.mkdir()
@@ -78,30 +102,35 @@ def interrupted(tmp_path_factory, hosted_engine):
     (inputs / "heavy.txt").write_text(heavy_text(40))
     warehouse = work / "wh"
     args = ["run", "--input", str(inputs), "--warehouse", str(warehouse), "--no-dagster"]
-    stopped = [_interrupted_run(args, marker, signum) for _, marker, signum in STEPS]
-    engine = str(hosted_engine[0])
+    stopped = []
+    for step, marker, signum in STEPS:
+        if step not in IN_PROCESS:
+            stopped.append(_interrupted_run(args, marker, signum))
+            continue
+        with pytest.MonkeyPatch.context() as env:
+            for name, value in ENV.items():
+                env.setenv(name, value)
+            settings = load_settings(warehouse=warehouse, input_dir=inputs)
+            error, lines = _stopped_in_process(spark, settings, step, marker, signum)
+        assert error.unit == step, (error, lines)
+        stopped.append((error.exit_code, [*lines, f"error: {error}"]))
+    engine = {"CLAIMHOUSE_ENGINE_DIR": str(hosted_engine[0])}
 
     def sql(query: str) -> subprocess.CompletedProcess:
         return claimhouse(
-            "sql",
-            query,
-            "--format",
-            "csv",
-            "--warehouse",
-            str(warehouse),
-            env_extra={"CLAIMHOUSE_ENGINE_DIR": engine},
+            "sql", query, "--format", "csv", "--warehouse", str(warehouse), env_extra=engine
         )
 
     statuses = sql(
         "SELECT unit, status FROM audit.layer_runs WHERE status = 'interrupted' "
         "ORDER BY started_at",
     )
-    final = claimhouse(*args, env_extra=ENV)
+    final = claimhouse(*args, env_extra=ENV | engine)
     return sql, stopped, statuses, final
 
 
 def test_each_step_stopped_ends_in_one_line_and_the_next_run_is_clean(interrupted):
-    _, stopped, statuses, final = interrupted
+    sql, stopped, statuses, final = interrupted
     for (step, _, signum), (code, lines) in zip(STEPS, stopped, strict=True):
         name = signal.Signals(signum).name
         assert code == 128 + signum, lines
@@ -124,6 +153,9 @@ def test_each_step_stopped_ends_in_one_line_and_the_next_run_is_clean(interrupte
         for line in final.stderr.splitlines()
         if line.startswith(("error", "warning")) or "Traceback" in line
     ]
+    # What the stopped runs of silver wrote before the stop is not there twice.
+    twice = sql("SELECT count(*) - count(DISTINCT claim_id) AS n FROM silver.claims")
+    assert twice.stdout.splitlines() == ["n", "0"], twice.stderr
 
 
 def test_an_article_over_the_claim_budget_is_quarantined_whole_and_the_rest_reach_gold(

@@ -279,6 +279,18 @@ def test_a_stray_delta_log_folder_is_listed_as_broken_and_the_rest_still_work(sp
     assert spark.sql(f"SELECT count(*) FROM {SPEC.name}").first()[0] == 1
 
 
+def test_a_table_folder_with_no_commit_yet_is_not_a_table_and_not_broken(spark, tmp_path):
+    """What an interrupted first CREATE leaves (data files, an empty log) is invisible to a
+    reader until the next run removes it: neither listed nor reported broken."""
+    lake = Lake(spark, tmp_path / "wh")
+    lake.append(SPEC, spark.createDataFrame([("a", 1)], SPEC.schema))
+    half = lake.root / "gold_intermediate" / "claim_intervals"
+    (half / "_delta_log").mkdir(parents=True)
+    (half / "part-00000-0.c000.snappy.parquet").write_bytes(b"PAR1")
+    assert lake.tables() == [SPEC.name]
+    assert lake.register_all() == [SPEC.name] and lake.broken == {}
+
+
 def test_counts_come_from_delta_s_log_and_match_spark_at_every_version(spark, lake, warehouse):
     """Appends, a MERGE that rewrites files and a DELETE: the log's per-file row counts, at
     every version, equal what Spark counts."""
