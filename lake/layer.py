@@ -150,6 +150,10 @@ class Unit:
     doing: str  # what the progress line says while it runs
     code_version: Callable[[Settings], str] = lambda settings: ""
     unchanged: Callable[[], Summary] | None = None  # None: the unit never skips itself
+    # What a reader is shown (orchestration makes each an asset, lake.schemas says what to
+    # preview) and the contracts the unit validates its candidate against (each rule a check).
+    shown: tuple[str, ...] = ()
+    contracts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

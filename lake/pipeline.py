@@ -1,6 +1,6 @@
-"""The one sequencer: `claimhouse run` is this list of layer units, run in order.
+"""The one sequencer: `claimhouse run` runs the registry's units (lake.units) in order.
 
-Dagster runs the same units, one asset each (orchestration.assets); lake.layer.execute pins,
+Dagster runs the same units, as assets (orchestration.assets); lake.layer.execute pins,
 skips, builds, validates, publishes and records each of them.
 """
 
@@ -16,21 +16,15 @@ from pyspark.sql import SparkSession
 from lake.bronze import ingest as bronze
 from lake.bronze.ingest import IngestSummary
 from lake.config import Settings
-from lake.gold import build as gold
 from lake.gold.build import GoldSummary
 from lake.layer import Interrupted, RunContext, Unit, UnitResult, execute, open_run, stopping
 from lake.schemas import AUDIT_LAYER_RUNS, BRONZE_ARTICLES, GOLD_TABLES, TABLES
-from lake.silver import publish as silver_claims
-from lake.silver import publish_stories as silver_stories
 from lake.silver.publish import SilverSummary
 from lake.silver.publish_stories import StoriesSummary
 from lake.stop import StopRequest
+from lake.units import UNITS
 
 Progress = Callable[[str], None]
-
-UNITS: tuple[Unit, ...] = (bronze.UNIT, silver_claims.UNIT, silver_stories.UNIT, gold.UNIT)
-# How `claimhouse run` groups the units' times in its last line.
-STAGES = {"bronze": "bronze", "silver.claims": "silver", "silver.stories": "silver", "gold": "gold"}
 
 
 def new_run_id(now: datetime | None = None, token: str | None = None) -> str:
@@ -75,9 +69,10 @@ class RunSummary:
 
     @property
     def stage_seconds(self) -> dict[str, float]:
-        stages: dict[str, float] = {}
+        stages: dict[str, float] = {}  # `claimhouse run`'s last line: one time per layer
         for name, result in self.results.items():
-            stages[STAGES[name]] = stages.get(STAGES[name], 0.0) + result.seconds
+            layer = name.split(".")[0]
+            stages[layer] = stages.get(layer, 0.0) + result.seconds
         return stages
 
     @property

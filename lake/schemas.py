@@ -71,6 +71,9 @@ class TableSpec:
     description: str
     # Delta table properties the table is created with (and an older table is given).
     properties: tuple[tuple[str, str], ...] = ()
+    # The columns worth a look, in order (long text such as a body left out): what Dagster's
+    # preview of the table shows.
+    preview: tuple[str, ...] = ()
 
     @property
     def layer(self) -> str:
@@ -89,6 +92,7 @@ BRONZE_ARTICLES = TableSpec(
     name="bronze.articles",
     key=("article_id",),
     description="Raw articles as ingested, one row per distinct normalized body.",
+    preview=("source_uri", "outlet", "title", "published_at", "char_count"),
     schema=StructType(
         [
             _f("article_id", StringType(), False, "sha256 of the normalized body"),
@@ -117,6 +121,7 @@ BRONZE_REJECTS = TableSpec(
     name="bronze.rejects",
     key=("source_uri", "content_sha256", "reason"),
     description="Input files that could not become articles, with the reason.",
+    preview=("source_uri", "reason", "size_bytes"),
     schema=StructType(
         [
             _f("source_uri", StringType(), False, "path relative to the input folder"),
@@ -282,6 +287,7 @@ SILVER_CLAIMS = TableSpec(
     name="silver.claims",
     key=("claim_id",),
     description="Numeric and date claims of every article sentence, with span and source.",
+    preview=("claim_text", "kind", "value", "unit", "measure_key", "attribution_kind"),
     schema=StructType(_CLAIM_FIELDS),
     properties=CHANGE_FEED,
 )
@@ -290,6 +296,7 @@ SILVER_CLAIMS_QUARANTINE = TableSpec(
     name="silver.claims_quarantine",
     key=("claim_id", "extractor_version"),
     description="Extracted claims that broke a silver rule, with the rules they broke.",
+    preview=("claim_text", "kind", "measure_key", "rules_broken"),
     schema=StructType(
         [StructField(f.name, f.dataType, True, f.metadata) for f in _CLAIM_FIELDS]
         + [_f("rules_broken", ArrayType(StringType()), False, "rule: what was wrong")]
@@ -330,6 +337,7 @@ SILVER_ARTICLE_STORIES = TableSpec(
     name="silver.article_stories",
     key=("article_id",),
     description="Which story (articles about the same event) each bronze article belongs to.",
+    preview=("story_id", "article_id", "story_size", "story_method"),
     properties=CHANGE_FEED,
     schema=StructType(
         [

@@ -17,7 +17,7 @@ from lake.contracts.enforce import validate_current
 from lake.contracts.spec import load_contracts
 from lake.gold import build as gold
 from lake.layer import last_published
-from lake.schemas import GOLD_RELEASE, GOLD_TABLES
+from lake.schemas import GOLD_RELEASE
 from lake.storage import Lake
 from orchestration.resources import LakeResource
 
@@ -121,7 +121,7 @@ def build_gold_contract_checks() -> dg.AssetChecksDefinition:
 
     specs = [
         spec
-        for table in GOLD_TABLES
+        for table in gold.UNIT.contracts
         for spec in contract_check_specs(dg.AssetKey(table.split(".")), table)
     ]
 
@@ -129,11 +129,13 @@ def build_gold_contract_checks() -> dg.AssetChecksDefinition:
     def gold_contracts(context: dg.AssetCheckExecutionContext, lake: LakeResource):
         with lake.open(context) as ctx:
             evaluated_in = ctx.run_id
-            if not _recorded(ctx.lake, ctx.run_id, GOLD_TABLES):
+            if not _recorded(ctx.lake, ctx.run_id, gold.UNIT.contracts):
                 evaluated_in = _release_run(ctx.lake)
             if evaluated_in is None:
                 evaluated_in = ctx.run_id
-                checked = validate_current(ctx.spark, ctx.lake, ctx.run_id, list(GOLD_TABLES))
+                checked = validate_current(
+                    ctx.spark, ctx.lake, ctx.run_id, list(gold.UNIT.contracts)
+                )
                 broken = [
                     f"{item.table}: {r.rule}"
                     for item in checked
@@ -154,7 +156,8 @@ def _release_run(lake: Lake) -> str | None:
         GOLD_RELEASE.store
     ):
         return None
-    return published["run_id"] if _recorded(lake, published["run_id"], GOLD_TABLES) else None
+    recorded = _recorded(lake, published["run_id"], gold.UNIT.contracts)
+    return published["run_id"] if recorded else None
 
 
 def _recorded(lake: Lake, run_id: str, tables) -> bool:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dagster as dg
 
+from lake.gold import build as gold
+from lake.units import UNITS
 from orchestration.assets import UNIT_ASSETS
 from orchestration.checks import build_gold_contract_checks
 from orchestration.dbt import build_gold_assets
@@ -24,7 +26,11 @@ def defs() -> dg.Definitions:
     job = build_full_job()
     validate_job = build_validate_job()
     return dg.Definitions(
-        assets=[*(unit.build() for unit in UNIT_ASSETS), build_gold_assets(env)],
+        # One asset set per unit, in the pipeline's order: gold's are dbt's models.
+        assets=[
+            build_gold_assets(env) if unit is gold.UNIT else UNIT_ASSETS[unit.name].build()
+            for unit in UNITS
+        ],
         asset_checks=[build_gold_contract_checks()],
         jobs=[job, validate_job],
         sensors=[build_input_sensor(job, env)],

@@ -126,20 +126,20 @@ def _unit_events(
     if unit == gold.UNIT.name:
         yield from _gold_events(lake, settings, run_id, published, tags, extra, checked)
         return
-    asset = next((a for a in UNIT_ASSETS if a.unit.name == unit), None)
+    asset = UNIT_ASSETS.get(unit)
     if asset is None:  # a unit this checkout no longer has
         return
     if published:
         summary = json.loads(row["summary"] or "{}")
-        for output in asset.outputs:
-            if not lake.exists(output.table):
+        for table in asset.outputs:
+            if not lake.exists(table):
                 continue
-            version = (row["outputs"] or {}).get(output.table)
+            version = (row["outputs"] or {}).get(table)
             metadata = table_metadata(
-                lake, output.table, extra={**extra, **summary}, preview=False, version=version
+                lake, table, extra={**extra, **summary}, preview=False, version=version
             )
             yield dg.AssetMaterialization(
-                asset_key=asset_key(output.table),
+                asset_key=asset_key(table),
                 description=f"claimhouse run {run_id}",
                 metadata=metadata,
                 tags={**tags, "dagster/data_version": str(metadata["delta_version"].value)},

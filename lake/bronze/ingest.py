@@ -821,4 +821,7 @@ UNIT = Unit(
     outputs=(BRONZE_ARTICLES.name, BRONZE_REJECTS.name, BRONZE_INGEST_LOG.name),
     build=_build,
     doing="ingesting the input folder",
+    shown=(BRONZE_ARTICLES.name, BRONZE_REJECTS.name),
+    # bronze.ingest_log's rules (every file seen is an article or a reject) guard the articles.
+    contracts=(BRONZE_ARTICLES.name, BRONZE_INGEST_LOG.name),
 )

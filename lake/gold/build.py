@@ -29,7 +29,7 @@ from lake.config import Settings
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.contracts.run import ContractViolation
 from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit
-from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, SILVER_ARTICLE_STORIES
+from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, GOLD_TABLES, SILVER_ARTICLE_STORIES
 from lake.spark import LOG4J_CONF, conf_restored
 from lake.storage import Lake, LakeError
 
@@ -368,6 +368,9 @@ UNIT = Unit(
     doing="dbt build (reconcile claims into facts), then gold's contracts",
     code_version=lambda settings: project_digest(settings.dbt_project),
     unchanged=lambda: GoldSummary(unchanged=True),
+    # dbt's models are its assets (orchestration.dbt); each published table has its contract.
+    shown=GOLD_TABLES,
+    contracts=GOLD_TABLES,
 )
 
 

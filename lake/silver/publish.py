@@ -336,4 +336,6 @@ UNIT = Unit(
     doing="extracting claims from new articles",
     code_version=lambda settings: EXTRACTOR_VERSION,
     unchanged=lambda: SilverSummary(-1, 0, 0, EXTRACTOR_VERSION),
+    shown=(SILVER_CLAIMS.name, SILVER_CLAIMS_QUARANTINE.name),
+    contracts=(SILVER_CLAIMS.name,),
 )

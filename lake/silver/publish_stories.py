@@ -309,4 +309,6 @@ UNIT = Unit(
     doing="grouping articles into stories",
     code_version=lambda settings: f"{STORY_METHOD} {TERMS_METHOD}",
     unchanged=lambda: StoriesSummary(-1, -1, 0),
+    shown=(SILVER_ARTICLE_STORIES.name,),
+    contracts=(SILVER_ARTICLE_STORIES.name,),
 )

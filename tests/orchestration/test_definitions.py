@@ -139,7 +139,7 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     assert not specs["attribution_in_body"].blocking
     job = definitions.resolve_job_def(FULL_JOB)
     assert sorted(job.graph.node_dict) == [
-        "bronze_ingest",
+        "bronze",
         "gold_contracts",
         "gold_dbt_build",
         "silver_claims",
