@@ -25,7 +25,6 @@ from lake.config import Settings, load_settings
 from lake.gold import build as gold
 from lake.gold.build import INTERNAL, artifact_run_id, dbt_args, dbt_project_files
 from lake.layer import CandidateRejected, RunContext, execute
-from lake.schemas import GOLD_RELEASE
 from lake.storage import Lake
 from orchestration.environment import Environment
 from orchestration.metadata import table_metadata
@@ -40,26 +39,29 @@ _UNIQUE_ID = "dagster_dbt/unique_id"  # dagster-dbt's metadata key naming a chec
 class ClaimhouseDbtTranslator(DagsterDbtTranslator):
     """Asset key = the relation dbt reads or writes, `<schema>/<table>`: sources bronze.articles
     and silver.claims land on the Python assets' keys, models on gold_staging/ and
-    gold_intermediate/ as their folder's `+schema` says, and the marts dbt builds into
-    gold_build on gold/, the name readers use for the published release. A
+    gold_intermediate/ as their folder's `+schema` says. A model whose
+    `meta: {claimhouse: {published_in: <layer>}}` names the layer readers read it in (the
+    marts, built in gold_build and published as gold.*) is keyed there. A
     `meta: {dagster: {asset_key: [...]}}` in dbt still wins."""
 
     def get_asset_key(self, dbt_resource_props: Mapping[str, Any]) -> dg.AssetKey:
-        meta = dbt_resource_props.get("config", {}).get("meta") or dbt_resource_props.get("meta")
-        if (meta or {}).get("dagster", {}).get("asset_key"):
+        meta = _meta(dbt_resource_props)
+        if meta.get("dagster", {}).get("asset_key"):
             return super().get_asset_key(dbt_resource_props)
         if dbt_resource_props["resource_type"] == "source":
             table = dbt_resource_props.get("identifier") or dbt_resource_props["name"]
         else:
             table = dbt_resource_props.get("alias") or dbt_resource_props["name"]
-        schema = dbt_resource_props["schema"]
-        if schema == GOLD_RELEASE.build_layer:
-            schema = GOLD_RELEASE.layer
+        schema = meta.get("claimhouse", {}).get("published_in") or dbt_resource_props["schema"]
         return dg.AssetKey([schema, table])
 
     def get_group_name(self, dbt_resource_props: Mapping[str, Any]) -> str | None:
         # The dbt project builds the gold layer; meta.dagster.group or a dbt group still wins.
         return super().get_group_name(dbt_resource_props) or "gold"
+
+
+def _meta(dbt_resource_props: Mapping[str, Any]) -> dict[str, Any]:
+    return dbt_resource_props.get("config", {}).get("meta") or dbt_resource_props.get("meta") or {}
 
 
 # dbt tests on models are asset checks. Tests on the sources (bronze.articles, silver.claims) are
