@@ -55,7 +55,7 @@ NAMED_ONLY_MEASURES = set(_VARS["named_only_measures"])
 SMALL_COUNT = float(_VARS["small_count"])
 DAYS_PER_UNIT = {unit: float(days) for unit, days in _VARS["days_per_unit"].items()}
 _INF = float("inf")
-# int_claims_intervals.sql's precision_tier: stated values, then bounds and ranges (1), then
+# int_claims_bounded.sql's precision_tier: stated values, then bounds and ranges (1), then
 # vague amounts.
 _PRECISION_TIER = {"exact": 0, "approximate": 0, "almost": 0, "vague": 2}
 
@@ -86,7 +86,7 @@ def _staged(c: dict) -> dict:
 
 
 def _interval(c: dict) -> dict:
-    """int_claims_intervals.sql for one claim."""
+    """int_claims_bounded.sql for one claim."""
     c = _staged(c)
     if c["kind"] == "date":
         lo, hi = _day(c["date_start"]), _day(c["date_end"])
@@ -262,7 +262,7 @@ def _told_apart(a: list[dict], b: list[dict]) -> bool:
 
 
 def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
-    """int_measure_merges.sql: measure key -> the measure key of its fact."""
+    """int_measures_merged.sql: measure key -> the measure key of its fact."""
     partitions = defaultdict(list)
     closed = {}
     for key, m in measures.items():
@@ -382,7 +382,7 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
 
 
 def _bands(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
-    """int_claims_intervals.sql's magnitude bands: (story, kind, key, per, frame group, band)
+    """int_claims_bounded.sql's magnitude bands: (story, kind, key, per, frame group, band)
     -> claims."""
     banded: dict[tuple, list[dict]] = defaultdict(list)
     for key, group in by_key.items():
@@ -408,7 +408,7 @@ def _bands(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
 
 
 def _measure_id(key: tuple) -> str:
-    """The measure's id as int_claims_intervals.sql hashes it (band 0 leaves it out)."""
+    """The measure's id as int_claims_bounded.sql hashes it (band 0 leaves it out)."""
     story_id, kind, measure_key, per, frame_group, band = key
     parts = (
         [story_id, kind, measure_key, per]
@@ -420,14 +420,14 @@ def _measure_id(key: tuple) -> str:
 
 def _value_signature(c: dict) -> str:
     """A claim's stated value, for splitting claims whose frames cannot tell a differing value
-    from a different quantity (int_claims_intervals.sql's value_split)."""
+    from a different quantity (int_claims_bounded.sql's value_split)."""
     if c["kind"] == "date":
         return f"{c['date_start'] or ''}/{c['date_end'] or ''}"
     return f"{c['value_text'] or ''}/{c['qualifier']}"
 
 
 def _frame_groups(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
-    """int_claims_intervals.sql's frame groups: within (story, kind, measure_key, per), a claim
+    """int_claims_bounded.sql's frame groups: within (story, kind, measure_key, per), a claim
     whose subject (scope) is unstated takes the one subject (scope) its measure's claims state.
     A claim whose frame cannot tell a differing value from another quantity (not definite, or
     its subject or scope unstated where its measure's claims state several) joins them only
@@ -532,7 +532,7 @@ def reconcile(
     claims: list[dict], story: dict[str, str]
 ) -> tuple[list[dict], list[dict], list[dict]]:
     """dbt_project/models: measures per (story, kind, measure_key, per, magnitude band)
-    reconciled, merged into facts (int_measure_merges), facts reconciled (facts.sql,
+    reconciled, merged into facts (int_measures_merged), facts reconciled (facts.sql,
     fact_evidence.sql, fact_conflicts.sql). Returns facts, evidence and conflicts, with gold's
     fact ids."""
     by_key: dict[tuple, list[dict]] = defaultdict(list)

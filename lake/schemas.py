@@ -280,7 +280,7 @@ _CLAIM_FIELDS = [
 ]
 
 # Gold rebuilds the stories whose silver rows changed, read from Delta's change data feed of
-# these tables (dbt_project/models/intermediate/int_touched_stories.sql).
+# these tables (dbt_project/models/intermediate/int_stories_touched.sql).
 CHANGE_FEED = (("delta.enableChangeDataFeed", "true"),)
 
 SILVER_CLAIMS = TableSpec(

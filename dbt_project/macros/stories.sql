@@ -1,9 +1,9 @@
 {#- Gold per touched story. Every intermediate model and mart is incremental on story_id: a
     build that names the silver versions gold was last built from (`since`, which claimhouse
-    passes) rebuilds only the stories int_touched_stories lists, and its rows replace exactly
+    passes) rebuilds only the stories int_stories_touched lists, and its rows replace exactly
     those stories' rows (strategies `replace_stories` and `merge_stories`, below), so a story
     that vanished (its articles regrouped) loses its rows too. Learned synonyms are
-    corpus-wide: int_measure_merges also rebuilds the stories whose measures gained or lost one,
+    corpus-wide: int_measures_merged also rebuilds the stories whose measures gained or lost one,
     and the models after it rebuild those as well (config `after_synonyms`). An incremental
     build without `since` (`dbt build` from a shell on a built warehouse) rebuilds every story
     the same way; `--full-refresh` replaces the tables. -#}
@@ -28,9 +28,9 @@
 
 {#- A subquery of the story ids this build rebuilds. -#}
 {% macro touched_stories(after_synonyms=false) -%}
-    (select story_id from {{ ref('int_touched_stories') }}
+    (select story_id from {{ ref('int_stories_touched') }}
     {%- if after_synonyms %}
-    union select story_id from {{ ref('int_measure_merges') }} where built_by = '{{ build_id() }}'
+    union select story_id from {{ ref('int_measures_merged') }} where built_by = '{{ build_id() }}'
     {%- endif %})
 {%- endmacro %}
 
@@ -42,7 +42,7 @@
 {%- endmacro %}
 
 {#- The rows a build replaces: `<column> in (...)` listing the stories this build rebuilds (run
-    time: they are known once int_touched_stories, and int_measure_merges for `after_synonyms`,
+    time: they are known once int_stories_touched, and int_measures_merged for `after_synonyms`,
     are built), or every row without `since`. Literal ids, because Delta's REPLACE WHERE,
     like its DELETE and a MERGE's clause conditions, takes no subquery. -#}
 {% macro replaced_stories(after_synonyms=false, column='story_id') -%}
@@ -71,7 +71,7 @@
     refuses a row outside the replaced stories (DELTA_REPLACE_WHERE_MISMATCH), so a model whose
     query reads more than it may replace fails instead of duplicating rows. These two macros
     override dbt-spark's of the same name and hand every other strategy back to it.
-    Strategy `merge_stories` (int_measure_merges, which also updates the stories whose synonyms
+    Strategy `merge_stories` (int_measures_merged, which also updates the stories whose synonyms
     changed, so it cannot name every story it writes before it runs): one MERGE on `unique_key`
     that updates and inserts the build's rows and deletes the rebuilt stories' rows it lacks. -#}
 {% macro dbt_spark_validate_get_incremental_strategy(raw_strategy, file_format) -%}

@@ -36,7 +36,7 @@ from lake.storage import Lake, LakeError
 # The tables dbt_project/ reads (its sources); gold is a function of these and the project.
 DBT_SOURCES = ("bronze.articles", "silver.claims", "silver.article_stories")
 # The sources whose changes since the last build decide the stories gold rebuilds
-# (int_touched_stories); bronze is insert-only, and its new articles reach gold as claims.
+# (int_stories_touched); bronze is insert-only, and its new articles reach gold as claims.
 _INCREMENTAL_INPUTS = ("silver.claims", "silver.article_stories")
 TOUCHED_STORIES = "gold_intermediate.touched_stories"
 # dbt tests the pipeline leaves out: the intermediate models' invariants (dbt_project.yml).

@@ -288,7 +288,7 @@ import sys
 from dbt.cli.main import dbtRunner
 
 runner, work = dbtRunner(), sys.argv[1]
-commands = [("build --select int_claims_intervals+", "build"), ("docs generate", "docs")]
+commands = [("build --select int_claims_bounded+", "build"), ("docs generate", "docs")]
 for command, target in commands:
     args = [*command.split(), "--target-path", f"{work}/{target}", "--log-path", work]
     print(f"=== dbt {command}", flush=True)
@@ -319,7 +319,7 @@ def test_dbt_build_and_docs_from_a_shell(spark, gold, tmp_path):
     )
     assert shell.returncode == 0, shell.stdout[-3000:] + shell.stderr[-2000:]
     # build = run + test: the selected models, their data tests and their unit tests (every
-    # model with unit tests is downstream of int_claims_intervals).
+    # model with unit tests is downstream of int_claims_bounded).
     built, docs = shell.stdout.split("=== dbt docs generate")
     # Gold as readers see it: the release's views, beside the tables dbt builds.
     assert "lake tables and 3 gold views registered" in built
@@ -330,14 +330,14 @@ def test_dbt_build_and_docs_from_a_shell(spark, gold, tmp_path):
         if r["unique_id"].startswith("unit_test.")
     }
     assert unit_tests == {
-        "int_claims_intervals.magnitude_bands_split_quantities_an_order_of_magnitude_apart": "pass",
-        "int_claims_intervals.money_in_two_currencies_is_two_measures": "pass",
-        "int_claims_intervals.frames_tell_one_measure_key_apart": "pass",
+        "int_claims_bounded.magnitude_bands_split_quantities_an_order_of_magnitude_apart": "pass",
+        "int_claims_bounded.money_in_two_currencies_is_two_measures": "pass",
+        "int_claims_bounded.frames_tell_one_measure_key_apart": "pass",
         "int_claims_reconciled.reconcile_agreement_disjoint_vague_dates_and_measures": "pass",
-        "int_measure_precise_merges.merge_measures_that_name_one_quantity": "pass",
-        "int_measure_merges.learned_synonyms_take_in_a_disagreeing_minority": "pass",
-        "int_measure_merges.a_vague_measure_joins_the_one_fact_it_fits": "pass",
-        "int_measure_merges.rebuilds_the_stories_whose_synonyms_changed": "pass",
+        "int_measures_merged_precisely.merge_measures_that_name_one_quantity": "pass",
+        "int_measures_merged.learned_synonyms_take_in_a_disagreeing_minority": "pass",
+        "int_measures_merged.a_vague_measure_joins_the_one_fact_it_fits": "pass",
+        "int_measures_merged.rebuilds_the_stories_whose_synonyms_changed": "pass",
         "facts.fact_status_follows_groups_and_independent_sources": "pass",
     }
     # The intermediate models' invariants (tag internal), which the pipeline leaves out.

@@ -1,6 +1,6 @@
 {{ config(after_synonyms=true) }}
--- depends_on: {{ ref('int_touched_stories') }}
--- depends_on: {{ ref('int_measure_merges') }}
+-- depends_on: {{ ref('int_stories_touched') }}
+-- depends_on: {{ ref('int_measures_merged') }}
 -- One row per pair of incompatible value groups of a fact whose anchors are two sources'. A side lists the articles and
 -- attributions of claims that agree with its value and not with the other side's; claims that
 -- fit both ("mid-May" against May 20 and May 21) take no side. matched_parts names the frame

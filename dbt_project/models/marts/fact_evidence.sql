@@ -1,6 +1,6 @@
 {{ config(after_synonyms=true) }}
--- depends_on: {{ ref('int_touched_stories') }}
--- depends_on: {{ ref('int_measure_merges') }}
+-- depends_on: {{ ref('int_stories_touched') }}
+-- depends_on: {{ ref('int_measures_merged') }}
 -- Every claim behind every fact, and whether it agrees with the fact's consensus, with what a
 -- reader needs to judge it: the article's outlet, title, file and date, and the claim's sentence.
 with claims as (

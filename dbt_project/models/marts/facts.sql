@@ -1,6 +1,6 @@
 {{ config(after_synonyms=true) }}
--- depends_on: {{ ref('int_touched_stories') }}
--- depends_on: {{ ref('int_measure_merges') }}
+-- depends_on: {{ ref('int_stories_touched') }}
+-- depends_on: {{ ref('int_measures_merged') }}
 -- One row per fact: what the sources agree on, with its status and the evidence counts.
 with claims as (
     select * from {{ ref('int_claims_reconciled') }} {{ story_filter(is_incremental(), after_synonyms=true) }}

@@ -1,8 +1,8 @@
--- depends_on: {{ ref('int_touched_stories') }}
+-- depends_on: {{ ref('int_stories_touched') }}
 -- Each claim as an interval on its measure's axis, with the independent source it counts as.
 -- A measure is one measure_key of one story and one frame group: claims of different stories
 -- never reconcile together, nor claims whose frames name different subjects or scopes.
--- int_measure_merges then joins measures that name one quantity differently. Claims of the var
+-- int_measures_merged then joins measures that name one quantity differently. Claims of the var
 -- unreconciled_measures (durations and ages that name nothing) are left out: they make no fact.
 -- Frame groups: within (story, kind, measure_key, axis), a claim whose subject (scope) is
 -- unstated takes the one subject (scope) its measure's claims state. A claim whose frame cannot

@@ -1,4 +1,4 @@
--- depends_on: {{ ref('int_touched_stories') }}
+-- depends_on: {{ ref('int_stories_touched') }}
 -- Articles name one quantity in different words ("homes" / "structures", "a penalty" / "fines",
 -- the date of "the operation" / "the raid"), so the extractor gives them different measure_keys.
 -- Within a story, measure B joins measure A when both have the same kind, per and part-of-a-whole
@@ -9,7 +9,7 @@
 -- which fits 1,000, but 1,090 does not), and B does not join beside a better-ranked member that
 -- an article tells apart from B. One row per measure: its consensus interval (open bounds
 -- closed), its rank in its partition (null for a vague consensus) and the fact it joins here;
--- int_measure_merges goes on with learned synonyms and vague measures.
+-- int_measures_merged goes on with learned synonyms and vague measures.
 -- Each step is a window over the measure's partition: Spark plans a CTE again at every mention,
 -- so self-joins of CTEs mentioned later multiplied this model's plan (benchmarks/HISTORY.md).
 
@@ -29,7 +29,7 @@ measures as (
         {{ measure_axis('kind', 'per', 'unit') }} as per_key,
         measure_key,
         measure_key like '%/subset%' as is_subset,
-        -- one frame group per measure (int_claims_intervals)
+        -- one frame group per measure (int_claims_bounded)
         coalesce(max(subject_group), '') as subject_group,
         coalesce(max(scope_group), '') as scope_group,
         count(distinct article_id) as article_count,

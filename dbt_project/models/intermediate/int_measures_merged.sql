@@ -1,6 +1,6 @@
 {{ config(incremental_strategy='merge_stories', unique_key='measure_id') }}
--- depends_on: {{ ref('int_touched_stories') }}
--- Facts of measures after int_measure_precise_merges. Measure keys whose measures merged there
+-- depends_on: {{ ref('int_stories_touched') }}
+-- Facts of measures after int_measures_merged_precisely. Measure keys whose measures merged there
 -- (values agreeing) in more than half the stories where both appear, and in at least
 -- `synonym_min_stories`, are synonyms learned from the corpus ("fines" / "penalty"): a fact's root
 -- whose key is a synonym of exactly one better-ranked root's in its story joins it though their
@@ -15,7 +15,7 @@
 -- story is rebuilt when it changed or when one of its measures' synonym_keys did.
 
 with measures as (
-    select * from {{ ref('int_measure_precise_merges') }}
+    select * from {{ ref('int_measures_merged_precisely') }}
 ),
 
 ranked as (
@@ -96,7 +96,7 @@ with_synonyms as (
 -- The stories this build rebuilds: the touched ones, and those where a measure's synonyms
 -- changed (a measure new here has none before).
 in_scope as (
-    select story_id from {{ ref('int_touched_stories') }}
+    select story_id from {{ ref('int_stories_touched') }}
     union
     select with_synonyms.story_id
     from with_synonyms
