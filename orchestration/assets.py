@@ -1,6 +1,5 @@
-"""The lake's units as Dagster assets, generated from lake.pipeline.UNITS: one asset per
-table a unit shows, one check per rule of the contracts it validates. Gold's assets are dbt's
-models (orchestration.dbt); every other unit is a multi-asset here.
+"""A lake unit (lake.units) as a Dagster multi-asset: one asset per table it shows, one check
+per rule of the contracts it validates. Gold's assets are dbt's models (orchestration.dbt).
 
 Each asset runs its unit through lake.layer.execute, exactly as `claimhouse run` does (the
 unit pins its inputs, skips itself when they are unchanged, builds, validates and publishes),
@@ -9,16 +8,11 @@ then reports what the unit wrote. Asset keys are the lake's table names (`bronze
 runs from files to gold unbroken.
 """
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import dagster as dg
 
 from lake.contracts.run import ContractViolation
-from lake.gold import build as gold
 from lake.layer import Unit, UnitResult, execute
 from lake.schemas import TABLES
-from lake.units import UNITS
 from orchestration.checks import contract_check_results, contract_check_specs
 from orchestration.metadata import table_metadata
 from orchestration.resources import LakeResource
@@ -31,7 +25,7 @@ def asset_key(table: str) -> dg.AssetKey:
 def unit_asset(unit: Unit) -> dg.AssetsDefinition:
     """A multi-asset over one unit: one asset per table it shows, one check per rule of its
     contracts (on the first table), read from what the unit recorded in audit.dq_results."""
-    checks = UnitAsset(unit).checks()
+    checks = unit_checks(unit)
     specs = [
         dg.AssetSpec(
             asset_key(table),
@@ -72,23 +66,7 @@ def _materialization(lake, table: str, result: UnitResult) -> dg.MaterializeResu
     )
 
 
-@dataclass(frozen=True)
-class UnitAsset:
-    """How one lake unit (not gold) appears in Dagster: the tables it shows as assets, its
-    contracts as checks on the first. Dagster's runs (unit_asset) and `claimhouse run`'s
-    runless events (orchestration.runless) both read these."""
-
-    unit: Unit
-
-    @property
-    def outputs(self) -> Sequence[str]:
-        return self.unit.shown
-
-    def checks(self) -> list[dg.AssetCheckSpec]:
-        return contract_check_specs(asset_key(self.unit.shown[0]), *self.unit.contracts)
-
-    def build(self) -> dg.AssetsDefinition:
-        return unit_asset(self.unit)
-
-
-UNIT_ASSETS = {unit.name: UnitAsset(unit) for unit in UNITS if unit is not gold.UNIT}
+def unit_checks(unit: Unit) -> list[dg.AssetCheckSpec]:
+    """One check per rule of the unit's contracts, on the first table it shows. Dagster's runs
+    (unit_asset) and `claimhouse run`'s runless events (orchestration.runless) both use them."""
+    return contract_check_specs(asset_key(unit.shown[0]), *unit.contracts)

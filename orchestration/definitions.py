@@ -11,7 +11,7 @@ import dagster as dg
 
 from lake.gold import build as gold
 from lake.units import UNITS
-from orchestration.assets import UNIT_ASSETS
+from orchestration.assets import unit_asset
 from orchestration.checks import build_gold_contract_checks
 from orchestration.dbt import build_gold_assets
 from orchestration.environment import current_environment
@@ -28,8 +28,7 @@ def defs() -> dg.Definitions:
     return dg.Definitions(
         # One asset set per unit, in the pipeline's order: gold's are dbt's models.
         assets=[
-            build_gold_assets(env) if unit is gold.UNIT else UNIT_ASSETS[unit.name].build()
-            for unit in UNITS
+            build_gold_assets(env) if unit is gold.UNIT else unit_asset(unit) for unit in UNITS
         ],
         asset_checks=[build_gold_contract_checks()],
         jobs=[job, validate_job],

@@ -24,7 +24,8 @@ from lake.config import REPO_ROOT, Settings
 from lake.gold import build as gold
 from lake.schemas import AUDIT_LAYER_RUNS, GOLD_TABLES
 from lake.storage import Lake
-from orchestration.assets import UNIT_ASSETS, asset_key
+from lake.units import UNITS
+from orchestration.assets import asset_key, unit_checks
 from orchestration.checks import (
     build_gold_contract_checks,
     contract_check_results,
@@ -126,12 +127,12 @@ def _unit_events(
     if unit == gold.UNIT.name:
         yield from _gold_events(lake, settings, run_id, published, tags, extra, checked)
         return
-    asset = UNIT_ASSETS.get(unit)
-    if asset is None:  # a unit this checkout no longer has
+    declared = next((u for u in UNITS if u.name == unit), None)
+    if declared is None:  # a unit this checkout no longer has
         return
     if published:
         summary = json.loads(row["summary"] or "{}")
-        for table in asset.outputs:
+        for table in declared.shown:
             if not lake.exists(table):
                 continue
             version = (row["outputs"] or {}).get(table)
@@ -144,7 +145,9 @@ def _unit_events(
                 metadata=metadata,
                 tags={**tags, "dagster/data_version": str(metadata["delta_version"].value)},
             )
-    yield from _evaluations(contract_check_results(lake, run_id, asset.checks(), checked), tags)
+    yield from _evaluations(
+        contract_check_results(lake, run_id, unit_checks(declared), checked), tags
+    )
 
 
 def _gold_events(
