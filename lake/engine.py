@@ -25,6 +25,7 @@ import io
 import json
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from lake.config import ENGINE_OFF, Settings, load_settings
+from lake.stop import SIGNALS
 
 STATE_FILE = "engine.json"
 # Commands a client may send to the engine; the engine's own controls start with "__".
@@ -117,10 +119,12 @@ def request(
     out: Callable[[str], None] = lambda text: None,
     err: Callable[[str], None] = lambda text: None,
     timeout_s: float | None = None,
+    pass_signals: bool = False,
 ) -> dict[str, Any]:
     """Send one command to the engine and relay what it prints; returns its last message
     ({"exit": code} when it ran the command, {"declined": why} when it did not, {"status":
-    {...}} for a status request). Raises EngineError when it cannot be reached or refuses."""
+    {...}} for a status request). Raises EngineError when it cannot be reached or refuses.
+    With `pass_signals`, SIGINT or SIGTERM of this process stops the command in the engine."""
     try:
         conn = socket.create_connection((state.host, state.port), timeout=_CONNECT_TIMEOUT_S)
     except OSError as exc:
@@ -136,19 +140,57 @@ def request(
                 "stdin": stdin,
             }
             conn.sendall(json.dumps(message).encode() + b"\n")
-            for line in conn.makefile("r", encoding="utf-8"):
-                reply = json.loads(line)
-                if "out" in reply:
-                    out(reply["out"])
-                elif "err" in reply:
-                    err(reply["err"])
-                elif "refused" in reply:
-                    raise EngineError(f"the engine at {state.address} refused: {reply['refused']}")
-                else:
-                    return reply
+            passed = _signals_passed_on(conn) if pass_signals else contextlib.nullcontext()
+            with passed:
+                return _replies(state, conn, out, err)
     except OSError as exc:  # a timeout, or the engine gone mid-command
         raise EngineError(f"the engine at {state.address} stopped answering: {exc}") from exc
+
+
+def _replies(
+    state: EngineState,
+    conn: socket.socket,
+    out: Callable[[str], None],
+    err: Callable[[str], None],
+) -> dict[str, Any]:
+    for line in conn.makefile("r", encoding="utf-8"):
+        reply = json.loads(line)
+        if "out" in reply:
+            out(reply["out"])
+        elif "err" in reply:
+            err(reply["err"])
+        elif "refused" in reply:
+            raise EngineError(f"the engine at {state.address} refused: {reply['refused']}")
+        else:
+            return reply
     raise EngineError(f"the engine at {state.address} closed the connection mid-command")
+
+
+@contextlib.contextmanager
+def _signals_passed_on(conn: socket.socket) -> Iterator[None]:
+    """Ctrl-C or SIGTERM of this client stops its command in the engine as it would stop a
+    run of its own (lake.stop): the engine prints the one line and the exit code follows. A
+    second signal ends the client at once; the engine goes on stopping the command."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    told: list[int] = []
+
+    def handle(signum: int, frame) -> None:
+        if told:
+            os._exit(128 + signum)
+        told.append(signum)
+        with contextlib.suppress(OSError):
+            conn.sendall(json.dumps({"signal": signum}).encode() + b"\n")
+
+    previous = {s: signal.getsignal(s) for s in SIGNALS}
+    for s in SIGNALS:
+        signal.signal(s, handle)
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
 
 
 def _claimhouse_env() -> dict[str, str]:
@@ -171,6 +213,7 @@ def forward(
             stdin=stdin,
             out=lambda text: (sys.stdout.write(text), sys.stdout.flush()),
             err=lambda text: (sys.stderr.write(text), sys.stderr.flush()),
+            pass_signals=True,
         )
     except EngineError as exc:
         note(f"note: {exc}; running without it")
@@ -323,8 +366,9 @@ class Engine:
                 conn.sendall(json.dumps(message).encode() + b"\n")
 
         conn.settimeout(REQUEST_TIMEOUT_S)
+        reader = conn.makefile("r", encoding="utf-8")
         try:
-            message = json.loads(conn.makefile("r", encoding="utf-8").readline() or "{}")
+            message = json.loads(reader.readline() or "{}")
         except OSError:
             return  # silent past the timeout, or gone
         except ValueError:
@@ -349,9 +393,16 @@ class Engine:
                 send({"declined": why})
                 return
             self.served += 1
+            listener = threading.Thread(
+                target=_hear_signals, args=(reader,), name="claimhouse-client", daemon=True
+            )
+            listener.start()
             with _command_conf():
                 code = _run(self.handler, argv)
         send({"exit": code})
+        with contextlib.suppress(OSError):
+            conn.shutdown(socket.SHUT_RD)  # the listener's read ends
+        listener.join(timeout=5)
 
     def _declined(self, argv: list[str], env: dict[str, str]) -> str | None:
         if not argv or argv[0] not in FORWARDED:
@@ -374,6 +425,19 @@ class Engine:
             "commands_served": self.served,
             **self.spark,
         }
+
+
+def _hear_signals(reader: io.TextIOBase) -> None:
+    """While a command runs, a client that is sent SIGINT or SIGTERM says so ({"signal": n}):
+    the command stops as a signal to this process would stop it (lake.stop). A command that
+    does not listen for stops (a query) has its Spark jobs cancelled instead."""
+    from lake.stop import cancel_spark_jobs, deliver
+
+    with contextlib.suppress(OSError, ValueError):  # the command ended and the client left
+        for line in reader:
+            signum = json.loads(line).get("signal")
+            if isinstance(signum, int) and not deliver(signum):
+                cancel_spark_jobs()
 
 
 def _option(argv: list[str], name: str) -> str | None:
@@ -423,8 +487,9 @@ def _command_conf() -> Iterator[None]:
     from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
-    from lake.spark import command_conf, conf_restored
+    from lake.spark import command_conf, conf_restored, unmute_jvm_stderr
 
+    unmute_jvm_stderr()  # an earlier command may have been stopped
     # The session is active in the thread that made it; this may be another.
     if SparkContext._active_spark_context is None:
         yield

@@ -172,21 +172,26 @@ def get_spark(settings: Settings, ui: bool | None = None, endpoint: bool = False
 # What the JVM prints at every start that tells a user nothing (Spark 4 turns on the vector
 # module itself); everything else it writes to stderr is passed on.
 JVM_NOISE = (b"WARNING: Using incubator modules",)
+# Delta's VACUUM prints its count on the JVM's stdout; lake.maintenance reports it itself.
+JVM_CONSOLE_NOISE = b" files and directories in a total of "
 
 
 def _start_jvm(conf: dict[str, str]) -> None:
-    """Start the driver JVM the way SparkSession would, but with its stderr through a filter:
-    the session built next uses this gateway."""
+    """Start the driver JVM the way SparkSession would, but with its stdout and stderr
+    through a filter: the session built next uses this gateway."""
     from pyspark import SparkConf, SparkContext
     from pyspark.java_gateway import launch_gateway
 
     if SparkContext._gateway is not None or "PYSPARK_GATEWAY_PORT" in os.environ:
         return
     submit = SparkConf(loadDefaults=False).setAll(list(conf.items()))
-    gateway = launch_gateway(submit, popen_kwargs={"stderr": subprocess.PIPE})
-    threading.Thread(
-        target=_forward, args=(gateway.proc.stderr,), name="claimhouse-jvm-stderr", daemon=True
-    ).start()
+    gateway = launch_gateway(
+        submit, popen_kwargs={"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    )
+    for pipe, fd in ((gateway.proc.stdout, 1), (gateway.proc.stderr, 2)):
+        threading.Thread(
+            target=_forward, args=(pipe, fd), name=f"claimhouse-jvm-{fd}", daemon=True
+        ).start()
     SparkContext._ensure_initialized(gateway=gateway)
 
 
@@ -199,11 +204,17 @@ def mute_jvm_stderr() -> None:
     _muted.set()
 
 
-def _forward(pipe) -> None:
+def unmute_jvm_stderr() -> None:
+    """Pass the JVM's stderr on again: the warm engine's next command is not stopping."""
+    _muted.clear()
+
+
+def _forward(pipe, fd: int) -> None:
     for line in iter(pipe.readline, b""):
-        if not _muted.is_set() and not line.startswith(JVM_NOISE):
+        noise = line.startswith(JVM_NOISE) or JVM_CONSOLE_NOISE in line
+        if not (noise or (fd == 2 and _muted.is_set())):
             with contextlib.suppress(OSError):
-                os.write(2, line)
+                os.write(fd, line)
 
 
 def unreachable_master(master: str, timeout_s: float = 5.0) -> str | None:

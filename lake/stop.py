@@ -4,6 +4,7 @@ No exception is thrown into the run's thread: it may be inside a call to the JVM
 interrupt there would leave half-read. Instead the signal starts a thread that cancels Spark's
 jobs until the run notices (`settle`): the step under way fails at its next Spark job, Delta
 commits nothing of it, and no later step starts. A second signal ends the process at once.
+The warm engine stops a client's run the same way when the client is signalled (`deliver`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from contextlib import contextmanager, suppress
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 CANCEL_EVERY_S = 0.5
+# The stop requests of the runs under way in this process (the warm engine runs one at a time).
+_listening: list[StopRequest] = []
 
 
 class StopRequest:
@@ -25,6 +28,7 @@ class StopRequest:
         self.signum: int | None = None
         self._settled = threading.Event()
         self.take_signals: Callable[[], object] = lambda: None
+        self.on_stop: Callable[[StopRequest], None] = lambda request: None
 
     @property
     def signal(self) -> str | None:
@@ -61,12 +65,25 @@ def cancel_spark_jobs() -> None:
             sc.cancelAllJobs()
 
 
+def deliver(signum: int) -> bool:
+    """Stop the run under way in this process as `signum` sent to it would, though the signal
+    reached another process (a warm engine's client); False when no run is listening."""
+    if not _listening:
+        return False
+    request = _listening[-1]
+    if request.signum is None:
+        request.on_stop(request)
+        request.request(signum)
+    return True
+
+
 @contextmanager
 def stop_on_signals(on_stop: Callable[[StopRequest], None]) -> Iterator[StopRequest]:
     """While the block runs, SIGINT and SIGTERM request a stop (`on_stop` hears it first);
     a second one exits the process at once with the same code. PySpark puts its own SIGINT
     handler in when it starts a SparkContext: call `take_signals` again after that."""
     request = StopRequest()
+    request.on_stop = on_stop
 
     def handle(signum: int, frame) -> None:
         if request.signum is not None:
@@ -75,15 +92,17 @@ def stop_on_signals(on_stop: Callable[[StopRequest], None]) -> Iterator[StopRequ
         on_stop(request)
         request.request(signum)
 
-    if threading.current_thread() is not threading.main_thread():
-        yield request  # signals reach the main thread only: whoever runs there handles them
-        return
-    previous = {s: signal.getsignal(s) for s in SIGNALS}
-    request.take_signals = lambda: [signal.signal(s, handle) for s in SIGNALS]
-    request.take_signals()
+    _listening.append(request)
+    previous = {}
+    # Signals reach the main thread only: in another, whoever runs there handles them.
+    if threading.current_thread() is threading.main_thread():
+        previous = {s: signal.getsignal(s) for s in SIGNALS}
+        request.take_signals = lambda: [signal.signal(s, handle) for s in SIGNALS]
+        request.take_signals()
     try:
         yield request
     finally:
         request.settle()
+        _listening.remove(request)
         for s, handler in previous.items():
             signal.signal(s, handler)

@@ -26,10 +26,10 @@ from ..conftest import CLAIMHOUSE, SEEDS, claimhouse
 pytestmark = pytest.mark.slow
 
 # Each step stopped once under way, in order; each next run starts where the last stopped.
-# Bronze and gold are signalled in a `claimhouse run` process of their own (the first and the
-# last step: the signal handling and the one line are the command's). Silver's two units are
-# stopped in this process, as a signal stops them (lake.stop: the unit's Spark jobs
-# cancelled), which saves a JVM and a start of dbt per run.
+# Bronze is signalled in a `claimhouse run` process with a Spark of its own. Gold's run is a
+# client of the warm engine (hosted_engine), and the client is signalled: the engine stops the
+# run as a signal to it would. Silver's two units are stopped in this process, as a signal
+# stops them (lake.stop: the unit's Spark jobs cancelled), which saves a JVM per run.
 STEPS = (
     ("bronze", "bronze: ingesting the input folder", signal.SIGTERM),
     ("silver.claims", "silver.claims: ", signal.SIGTERM),
@@ -46,9 +46,11 @@ ENV = {
 HEAVY_CLAIMS = 126
 
 
-def _interrupted_run(args: list[str], marker: str, signum: int) -> tuple[int, list[str]]:
+def _interrupted_run(
+    args: list[str], marker: str, signum: int, engine: dict[str, str]
+) -> tuple[int, list[str]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
-    env |= ENV | {"CLAIMHOUSE_ENGINE": "off"}
+    env |= ENV | (engine or {"CLAIMHOUSE_ENGINE": "off"})
     proc = subprocess.Popen(
         [CLAIMHOUSE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     )
@@ -91,9 +93,9 @@ def _stopped_in_process(spark, settings, unit: str, marker: str, signum: int):
 def interrupted(tmp_path_factory, spark, hosted_engine):
     """The seeds' first three articles and a claim-heavy one, each step in STEPS interrupted
     in turn, then one run to the end: (a function running a query on the warehouse, each
-    interrupted run's exit code and lines, the interrupted units, the last run). The queries
-    and the last run go through the test run's warm engine (hosted_engine): a JVM each would
-    cost 15 s or more."""
+    interrupted run's exit code and lines, the interrupted units, the last run). Gold's
+    stopped run, the queries and the last run go through the test run's warm engine
+    (hosted_engine): a JVM each would cost 15 s or more."""
     work = tmp_path_factory.mktemp("interrupt")
     inputs = work / "in"
     inputs.mkdir()
@@ -102,10 +104,12 @@ def interrupted(tmp_path_factory, spark, hosted_engine):
     (inputs / "heavy.txt").write_text(heavy_text(40))
     warehouse = work / "wh"
     args = ["run", "--input", str(inputs), "--warehouse", str(warehouse), "--no-dagster"]
+    engine = {"CLAIMHOUSE_ENGINE_DIR": str(hosted_engine[0])}
     stopped = []
     for step, marker, signum in STEPS:
         if step not in IN_PROCESS:
-            stopped.append(_interrupted_run(args, marker, signum))
+            served = engine if step == "gold" else {}
+            stopped.append(_interrupted_run(args, marker, signum, served))
             continue
         with pytest.MonkeyPatch.context() as env:
             for name, value in ENV.items():
@@ -114,7 +118,6 @@ def interrupted(tmp_path_factory, spark, hosted_engine):
             error, lines = _stopped_in_process(spark, settings, step, marker, signum)
         assert error.unit == step, (error, lines)
         stopped.append((error.exit_code, [*lines, f"error: {error}"]))
-    engine = {"CLAIMHOUSE_ENGINE_DIR": str(hosted_engine[0])}
 
     def sql(query: str) -> subprocess.CompletedProcess:
         return claimhouse(

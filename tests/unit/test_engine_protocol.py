@@ -149,3 +149,47 @@ def test_a_silent_client_is_dropped_and_the_next_one_served(served, monkeypatch)
         assert engine.request(state, ["run", "fine"], env={}, timeout_s=10) == {"exit": 0}
         assert silent.recv(1) == b""
     assert len(seen) == 1
+
+
+def test_a_signalled_client_stops_its_command_in_the_engine_as_a_signal_would_here(tmp_path):
+    """Ctrl-C of a client whose `run` the engine serves: the command's stop request (lake.stop)
+    hears SIGINT, the command ends itself with its one line and 130, and the engine, whose
+    own signal handlers are untouched, goes on serving."""
+    import signal
+    import threading
+    import time
+
+    from lake.stop import stop_on_signals
+
+    started = threading.Event()
+
+    def handler(argv: list[str]) -> int:
+        with stop_on_signals(lambda request: None) as stop:
+            if argv[-1] == "fine":
+                return 0
+            started.set()
+            deadline = time.monotonic() + 20
+            while stop.signum is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if stop.signum is None:
+                return 0
+            print(f"error: interrupted by {stop.signal}", file=sys.stderr)
+            return stop.exit_code
+
+    fixed = engine.fixed_settings(load_settings(warehouse=tmp_path / "spark"))
+    server = engine.Engine(tmp_path / "engine", fixed, handler)
+    state = server.publish_state()
+    thread = engine.serve_in_thread(server)
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        threading.Thread(
+            target=lambda: started.wait(10) and os.kill(os.getpid(), signal.SIGINT), daemon=True
+        ).start()
+        err: list[str] = []
+        reply = engine.request(state, ["run"], env={}, err=err.append, pass_signals=True)
+        assert reply == {"exit": 130} and "".join(err) == "error: interrupted by SIGINT\n"
+        assert signal.getsignal(signal.SIGINT) is before
+        assert engine.request(state, ["run", "fine"], env={}, timeout_s=10) == {"exit": 0}
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
