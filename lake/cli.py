@@ -664,6 +664,43 @@ def validate(
         raise _fail(f"{fatal} rule(s) of severity fail are broken", EXIT_DATA)
 
 
+@app.command()
+def maintain(warehouse: WarehouseOpt = None, master: MasterOpt = None) -> None:
+    """Compact, vacuum and checkpoint every table now, and delete audit rows past their
+    retention (what `run` does for a table every CLAIMHOUSE_MAINTAIN_EVERY versions);
+    recorded in audit.layer_runs as `maintenance`."""
+    from lake import maintenance
+    from lake.layer import execute, open_run
+    from lake.pipeline import new_run_id
+    from lake.storage import LakeError
+
+    settings = _settings(warehouse, None, master)
+    run_id = new_run_id()
+    with _writer(settings, run_id), _progress("starting Spark...") as progress:
+        spark = _session(settings)
+        try:
+            with open_run(spark, settings, run_id, progress) as ctx:
+                result = execute(maintenance.UNIT, ctx)
+        except LakeError as exc:
+            raise _fail(str(exc), EXIT_DATA) from exc
+    summary = result.summary
+    _print_rows(
+        ["table", "files compacted", "into", "files vacuumed", "files now", "version"],
+        [
+            [
+                t.table,
+                str(t.compacted_from),
+                str(t.compacted_to),
+                str(t.vacuumed),
+                str(t.files),
+                str(t.version),
+            ]
+            for t in summary.tables
+        ],
+    )
+    out.print(summary.describe(), highlight=False)
+
+
 @app.command("compile-contracts")
 def compile_contracts(
     check: Annotated[
@@ -929,8 +966,10 @@ def _print_rows(columns: list[str], rows: list[list[str]], vertical: bool = Fals
     shown = layout(columns, rows, width, vertical)
     if isinstance(shown, str):
         out.print(shown, highlight=False, markup=False)
-    else:
-        out.print(shown, width=width or table_width(columns, rows))
+    elif width is not None:
+        out.print(shown, width=width)
+    else:  # rich caps a print's width at its console's (80 columns when piped)
+        Console(file=sys.stdout, width=table_width(columns, rows), soft_wrap=True).print(shown)
 
 
 def _first_line(exc: Exception) -> str:

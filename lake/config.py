@@ -151,6 +151,32 @@ OPTIONS: tuple[Option, ...] = (
         "too costly to build",
     ),
     Option(
+        "maintain_every",
+        "CLAIMHOUSE_MAINTAIN_EVERY",
+        100,
+        _number(int, 0),
+        "`run` compacts, vacuums and checkpoints a table once it has this many Delta versions "
+        "since it last did (lake.maintenance); 0: only `claimhouse maintain` and Dagster's "
+        "maintenance schedule",
+    ),
+    Option(
+        "keep_hours",
+        "CLAIMHOUSE_KEEP_HOURS",
+        168,
+        _number(int, 0),
+        "VACUUM keeps the files of every version current within this many hours (whole hours, "
+        "as Delta counts them), so time travel to them works; under 168, Delta's own floor, a "
+        "reader's long query may lose its files",
+    ),
+    Option(
+        "audit_keep_days",
+        "CLAIMHOUSE_AUDIT_KEEP_DAYS",
+        90.0,
+        _number(float, 0),
+        "maintenance deletes audit rows older than this (each unit's latest published run "
+        "stays), and Dagster's runs older than this",
+    ),
+    Option(
         "lock_timeout_s",
         "CLAIMHOUSE_LOCK_TIMEOUT_S",
         0.0,
@@ -296,6 +322,9 @@ class Settings:
     settle_s: float = _default("settle_s")
     extract_budget_s: float = _default("extract_budget_s")
     max_claims_per_article: int = _default("max_claims_per_article")
+    maintain_every: int = _default("maintain_every")
+    keep_hours: int = _default("keep_hours")
+    audit_keep_days: float = _default("audit_keep_days")
     lock_timeout_s: float = _default("lock_timeout_s")
     contracts_dir: Path = _default("contracts_dir")
     env: str = _default("env")

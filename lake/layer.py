@@ -252,14 +252,26 @@ def _is_current(
     lake: Lake, unit: Unit, inputs: dict[str, int], code: str, last: dict[str, Any] | None
 ) -> bool:
     """The last published run read these input versions with this code, and its outputs are
-    still at the versions it wrote (nobody wrote them since)."""
-    if last is None or last["code_version"] != code or dict(last["inputs"] or {}) != inputs:
+    still at the versions it wrote (nobody wrote them since). Versions that only maintenance
+    made since (compaction, vacuum) change no row, and count as the same."""
+    if last is None or last["code_version"] != code:
+        return False
+    read = dict(last["inputs"] or {})
+    if set(read) != set(inputs) or not _same_rows(lake, read, inputs):
         return False
     # A unit may record more than its outputs (gold: every table dbt builds).
     outputs = dict(last["outputs"] or {})
     if not set(unit.outputs) <= set(outputs):
         return False
-    return pin(lake, unit.outputs) == {t: outputs[t] for t in unit.outputs}
+    return _same_rows(lake, {t: outputs[t] for t in unit.outputs}, pin(lake, unit.outputs))
+
+
+def _same_rows(lake: Lake, then: Mapping[str, int], now: Mapping[str, int]) -> bool:
+    """Each table of `then` ({table: version}) holds the same rows at its version in `now`."""
+    return all(
+        (n := now.get(t)) is not None and (n == v or (n > v and lake.rows_unchanged(t, v, n)))
+        for t, v in then.items()
+    )
 
 
 def _record(

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from pyspark.sql import SparkSession
 
+from lake import maintenance
 from lake.bronze import ingest as bronze
 from lake.bronze.ingest import IngestSummary
 from lake.config import Settings
@@ -100,6 +101,14 @@ def run_units(ctx: RunContext, units: tuple[Unit, ...] = UNITS) -> RunSummary:
             if ctx.lake.count(BRONZE_ARTICLES.name) == 0:
                 summary.stopped_empty = True
                 break
+    if not summary.stopped_empty:
+        last = ctx.last_published(maintenance.NAME)
+        tables = maintenance.due(ctx.lake, ctx.settings, (last or {}).get("outputs"))
+        if tables:
+            stop = stopping(ctx)
+            if stop is not None:
+                raise Interrupted(maintenance.NAME, stop, started=False)
+            summary.results[maintenance.NAME] = execute(maintenance.unit_for(tables), ctx)
     for name in [*TABLES, *GOLD_TABLES, "audit.dq_results", AUDIT_LAYER_RUNS.name]:
         if ctx.lake.exists(name):
             summary.table_rows[name] = ctx.lake.count(name)

@@ -390,7 +390,12 @@ AUDIT_LAYER_RUNS = TableSpec(
     schema=StructType(
         [
             _f("run_id", StringType(), False),
-            _f("unit", StringType(), False, "bronze | silver.claims | silver.stories | gold"),
+            _f(
+                "unit",
+                StringType(),
+                False,
+                "bronze | silver.claims | silver.stories | gold | maintenance",
+            ),
             _f(
                 "status",
                 StringType(),

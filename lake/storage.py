@@ -10,6 +10,7 @@ every gold table at once (lake.schemas.ReleaseSpec).
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -23,6 +24,9 @@ from pyspark.sql.types import StructType
 from lake.schemas import GOLD_RELEASE, SANDBOX, ReleaseSpec, ReportSpec, TableSpec
 
 RELEASES: dict[str, ReleaseSpec] = {GOLD_RELEASE.layer: GOLD_RELEASE}
+# Delta commits that change no row (lake.maintenance's): a unit's input or output table
+# moved only by them is as it was.
+ROW_NEUTRAL_OPERATIONS = ("OPTIMIZE", "VACUUM START", "VACUUM END")
 _NO_STATS = ("delta.dataSkippingNumIndexedCols", "0")
 
 
@@ -297,6 +301,28 @@ class Lake:
             return False
         return True
 
+    def rows_unchanged(self, table: str, after: int, upto: int) -> bool:
+        """Whether versions after+1 to upto of the table changed no row: each is a commit of
+        maintenance (OPTIMIZE, VACUUM), read from the log's JSON (a commit whose file a
+        checkpoint's log cleanup removed counts as a change)."""
+        log = self.path(table) / "_delta_log"
+        for version in range(after + 1, upto + 1):
+            try:
+                with (log / f"{version:020d}.json").open() as commit:
+                    info = next(
+                        (
+                            json.loads(line)["commitInfo"]
+                            for line in commit
+                            if '"commitInfo"' in line
+                        ),
+                        {},
+                    )
+            except (OSError, ValueError, KeyError):
+                return False
+            if info.get("operation") not in ROW_NEUTRAL_OPERATIONS:
+                return False
+        return True
+
     def history(self, table: str) -> DataFrame:
         """Delta's history of the table (for a released one, of the release table: a version
         per release)."""
@@ -520,6 +546,43 @@ def _logged_rows(path: Path, version: int | None, relation: str | None) -> int |
         partitions = files.column("partition.relation").to_pylist()
         counts = [n for n, p in zip(counts, partitions, strict=True) if p == relation]
     return None if any(n is None for n in counts) else sum(counts)
+
+
+def live_files(path: Path) -> dict[tuple, int] | None:
+    """The data files of the Delta table at `path`'s newest version, counted per partition
+    (its partition values, () when it has none), read from its log with delta-rs; None when
+    the log cannot be read that way."""
+    from deltalake import DeltaTable as LogReader
+
+    try:
+        files = LogReader(str(path)).get_add_actions(flatten=True)
+    except Exception:  # noqa: BLE001 - the caller then does the work without the shortcut
+        return None
+    columns = [c for c in files.column_names if c.startswith("partition.")]
+    counts: dict[tuple, int] = {}
+    for row in (
+        zip(*(files.column(c).to_pylist() for c in columns), strict=True)
+        if columns
+        else (() for _ in range(files.num_rows))
+    ):
+        counts[tuple(row)] = counts.get(tuple(row), 0) + 1
+    return counts
+
+
+def expired_files(path: Path, keep_hours: int) -> int | None:
+    """How many files a VACUUM keeping `keep_hours` would remove from the Delta table at
+    `path` (a dry run of delta-rs's full vacuum: every file no version of those hours needs,
+    untracked ones included); None when delta-rs cannot tell."""
+    from deltalake import DeltaTable as LogReader
+
+    try:
+        return len(
+            LogReader(str(path)).vacuum(
+                keep_hours, dry_run=True, enforce_retention_duration=False, full=True
+            )
+        )
+    except Exception:  # noqa: BLE001 - the caller then lets Spark's VACUUM decide
+        return None
 
 
 def _split(table: str) -> tuple[str, str]:

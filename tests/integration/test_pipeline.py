@@ -9,14 +9,16 @@ import pytest
 from pyspark.sql import functions as F
 from typer.testing import CliRunner
 
+from lake import maintenance
 from lake.cli import app
 from lake.config import load_settings
 from lake.gold import build as gold
-from lake.layer import is_current, latest_published
+from lake.layer import execute, is_current, latest_published, open_run
 from lake.pipeline import run_pipeline
 from lake.schemas import AUDIT_LAYER_RUNS, GOLD_RELEASE, GOLD_TABLES
 from lake.silver import publish as silver_claims
 from lake.storage import Lake
+from lake.units import UNITS
 
 from ..conftest import (
     SEEDS,
@@ -62,6 +64,14 @@ def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
     # (`execute` skips a current unit; test_cli's rerun shows that end to end).
     assert is_current(lake, silver_claims.UNIT, settings)
     assert is_current(lake, gold.UNIT, settings)
+    # Maintenance compacts and checkpoints every table but changes no row: still current.
+    claims_version = lake.version("silver.claims")
+    with open_run(spark, settings, "maintain1") as ctx:
+        maintained = execute(maintenance.UNIT, ctx).summary
+    compacted = {t.table: t.compacted_from for t in maintained.tables if t.compacted_from}
+    assert "silver.claims" in compacted, maintained.describe()
+    assert lake.version("silver.claims") == claims_version + 1
+    assert [u.name for u in UNITS[1:] if not is_current(lake, u, settings)] == []
     # Any new silver version (here: one claim rewritten) makes gold stale again.
     clean = lake.version("silver.claims")
     claims.limit(1).write.format("delta").mode("append").save(str(lake.path("silver.claims")))

@@ -17,8 +17,10 @@ import pytest
 from pyspark.sql import functions as F
 
 from evaluation.compare import table_differences
+from lake import maintenance
 from lake.storage import Lake
 from orchestration.definitions import defs
+from orchestration.maintenance import MAINTENANCE_JOB, forget_old_runs
 from orchestration.resources import LakeResource
 from orchestration.sensors import FULL_JOB
 from orchestration.validation import VALIDATE_JOB
@@ -253,6 +255,50 @@ def test_the_daily_validation_job_checks_every_contracted_table(spark, definitio
         Lake(spark, warehouse).read("audit.dq_results").where(F.col("run_id") == result.run_id)
     )
     assert recorded.count() == sum(t["rules"] for t in summary.values()) == 43
+
+
+@pytest.mark.slow
+def test_the_maintenance_job_compacts_the_tables_and_changes_no_row(spark, definitions, full_run):
+    """Scheduled daily; on the materialized seeds it compacts what has small files, records
+    itself in audit.layer_runs, and every table reads the same rows (the sensor's run below
+    then finds every unit current but for the new article)."""
+    warehouse, _, resources, first, _ = full_run
+    assert first.success
+    schedule = definitions.resolve_schedule_def("claimhouse_maintenance_daily")
+    assert (schedule.job_name, schedule.cron_schedule) == (MAINTENANCE_JOB, "0 4 * * *")
+    lake = Lake(spark, warehouse)
+    tables = maintenance.physical_tables(lake)
+    before = {
+        t: sorted(map(tuple, lake.read(t).collect()))
+        for t in tables
+        if t.startswith(("silver", "gold"))
+    }
+    result = definitions.resolve_job_def(MAINTENANCE_JOB).execute_in_process(resources=resources)
+    assert result.success
+    done = result.output_for_node("maintain_tables")
+    assert sorted(done["tables"]) == tables
+    assert done["tables"]["silver.claims"]["compacted_from"] > 1
+    assert {t: sorted(map(tuple, lake.read(t).collect())) for t in before} == before
+    recorded = lake.read("audit.layer_runs").where("unit = 'maintenance'").collect()
+    assert [(r.run_id, r.status) for r in recorded] == [(result.run_id, "published")]
+
+
+def test_runs_past_the_retention_are_deleted_from_the_instance_but_the_running_one():
+    @dg.op
+    def nothing() -> None:
+        return None
+
+    @dg.job
+    def tiny():
+        nothing()
+
+    with dg.DagsterInstance.ephemeral() as instance:
+        old = tiny.execute_in_process(instance=instance).run_id
+        running = tiny.execute_in_process(instance=instance).run_id
+        assert forget_old_runs(instance, 30, keep=running) == 0  # none is 30 days old
+        assert forget_old_runs(instance, 0, keep=running) == 1
+        assert [r.run_id for r in instance.get_runs()] == [running]
+        assert instance.all_logs(old) == []
 
 
 NEW_ARTICLE = (

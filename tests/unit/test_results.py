@@ -86,3 +86,16 @@ def test_every_value_survives_either_layout(table, width):
         rendered = _render(shown, width)
         assert max(len(line) for line in rendered) <= width
         assert max(len(line) for line in rendered) == table_width(columns, rows)
+
+
+def test_a_piped_table_wider_than_80_columns_is_printed_whole(capsys):
+    """rich caps a print's width at its console's, 80 columns when stdout is a pipe: the CLI's
+    tables (validate, maintain) must still reach a script uncut."""
+    from lake.cli import _print_rows
+
+    columns = ["table", "files compacted", "into", "files vacuumed", "files now", "version"]
+    rows = [["gold_intermediate.claims_reconciled", "12", "1", "30", "1", "41"]]
+    _print_rows(columns, rows)
+    printed = capsys.readouterr().out
+    assert all(name in printed for name in columns + rows[0])
+    assert max(len(line) for line in printed.splitlines()) == table_width(columns, rows)
