@@ -548,6 +548,28 @@ def _logged_rows(path: Path, version: int | None, relation: str | None) -> int |
     return None if any(n is None for n in counts) else sum(counts)
 
 
+def read_local(path: Path, columns: list[str]):
+    """These columns of the newest version of the unpartitioned Delta table at `path`, read
+    in this process with delta-rs and pyarrow (a small table: milliseconds, where Spark runs
+    jobs); a pyarrow Table, or None when delta-rs cannot read it so (deletion vectors, an
+    unreadable log): the caller then asks Spark."""
+    import pyarrow.parquet as pq
+    from deltalake import DeltaTable as LogReader
+
+    try:
+        table = LogReader(str(path))
+        if "deletionVectors" in (table.protocol().reader_features or ()):
+            return None
+        if table.metadata().partition_columns:
+            return None
+        uris = table.file_uris()
+        if not uris:
+            return None
+        return pq.ParquetDataset(uris).read(columns=columns)
+    except Exception:  # noqa: BLE001 - Spark then reads it, and raises what it must
+        return None
+
+
 def live_files(path: Path) -> dict[tuple, int] | None:
     """The data files of the Delta table at `path`'s newest version, counted per partition
     (its partition values, () when it has none), read from its log with delta-rs; None when

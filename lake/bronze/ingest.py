@@ -25,7 +25,7 @@ from lake.bronze.parse import ARTICLE_SUFFIXES, SIDECAR_SUFFIX, ParsedFile, pars
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.layer import RunContext, Unit
 from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
-from lake.storage import Lake, LakeError
+from lake.storage import Lake, LakeError, read_local
 
 
 @dataclass(frozen=True)
@@ -437,6 +437,13 @@ def ingest(
     articles = [(f, s) for f, s in articles if f.source_uri not in unchanged]
     read_sidecars = {s.source_uri for _, s in articles if s is not None}
     skipped_sidecars -= read_sidecars
+    to_log = [u for u in sidecars if u not in skipped_sidecars]
+    if not (articles or early_rejects or unsettled or to_log):
+        # Nothing to read, refuse or log: every file is as a run logged it. No Spark job,
+        # no contract (the rows there passed when written), no commit.
+        quiet = IngestSummary(run_id, len(files), 0, len(unchanged), 0, 0, len(skipped_sidecars))
+        if quiet.accounted == quiet.files_seen:
+            return quiet
 
     listing_schema = (
         "source_uri string, path string, size_bytes long, sidecar_uri string, sidecar_path string"
@@ -469,7 +476,7 @@ def ingest(
             lake,
             parsed,
             early_rejects,
-            [u for u in sidecars if u not in skipped_sidecars],
+            to_log,
             {"unchanged": len(unchanged), "sidecar": len(skipped_sidecars)},
             seen,
             unsettled,
@@ -493,8 +500,49 @@ def _unchanged_since_logged(
     run is read again by the next."""
     if not articles or lake.version(BRONZE_INGEST_LOG.name) == 0:
         return {}
+    last = _latest_logged_here(lake)
+    if last is None:
+        last = _latest_logged_by_spark(lake)
+    unchanged = {}
+    for f, s in articles:
+        row = last.get(f.source_uri)
+        if row is None or f.modified_at is None or (s is not None and s.modified_at is None):
+            continue
+        size, article_id, sha, logged_us = row
+        modified = max(f.modified_at, s.modified_at if s else 0.0)
+        if size == f.size_bytes and modified < logged_us / 1_000_000:
+            unchanged[f.source_uri] = (article_id, sha, size)
+    return unchanged
+
+
+_LOGGED = ("source_uri", "size_bytes", "article_id", "content_sha256", "logged_at", "outcome")
+
+
+def _latest_logged_here(lake: Lake) -> dict[str, tuple] | None:
+    """Each file's latest log row as an article still in bronze, read in this process from
+    the two tables' files (no Spark job: a run over unchanged files then runs none); None when
+    they cannot be read so."""
+    log = read_local(lake.path(BRONZE_INGEST_LOG.name), list(_LOGGED))
+    kept = read_local(lake.path(BRONZE_ARTICLES.name), ["article_id"])
+    if log is None or kept is None:
+        return None
+    present = set(kept.column("article_id").to_pylist())
+    last: dict[str, tuple] = {}
+    for uri, size, article_id, sha, logged_at, outcome in zip(
+        *(log.column(c).to_pylist() for c in _LOGGED), strict=True
+    ):
+        if outcome not in ("new", "unchanged", "updated"):
+            continue
+        stamp = logged_at.replace(tzinfo=UTC) if logged_at.tzinfo is None else logged_at
+        micros = int(stamp.timestamp() * 1_000_000)
+        if uri not in last or micros > last[uri][3]:
+            last[uri] = (size, article_id, sha, micros)
+    return {uri: row for uri, row in last.items() if row[1] in present}
+
+
+def _latest_logged_by_spark(lake: Lake) -> dict[str, tuple]:
     # Each file's latest log row comes to the driver as Arrow columns and is compared with
-    # the listing here: one aggregate, no join with a frame of the whole listing.
+    # the listing there: one aggregate, no join with a frame of the whole listing.
     latest = F.max_by(
         F.struct("size_bytes", "article_id", "content_sha256", F.unix_micros("logged_at")),
         "logged_at",
@@ -510,8 +558,8 @@ def _unchanged_since_logged(
         .toArrow()
         .to_pydict()
     )
-    last = {
-        uri: row
+    return {
+        uri: tuple(row)
         for uri, *row in zip(
             logged["source_uri"],
             logged["size_bytes"],
@@ -521,16 +569,6 @@ def _unchanged_since_logged(
             strict=True,
         )
     }
-    unchanged = {}
-    for f, s in articles:
-        row = last.get(f.source_uri)
-        if row is None or f.modified_at is None or (s is not None and s.modified_at is None):
-            continue
-        size, article_id, sha, logged_us = row
-        modified = max(f.modified_at, s.modified_at if s else 0.0)
-        if size == f.size_bytes and modified < logged_us / 1_000_000:
-            unchanged[f.source_uri] = (article_id, sha, size)
-    return unchanged
 
 
 _METADATA = ("outlet", "title", "published_at", "url", "published_at_source")

@@ -59,9 +59,16 @@ def test_rerun_adds_nothing(spark, lake):
     versions = {
         t: lake.version(t) for t in ("bronze.articles", "bronze.rejects", "bronze.ingest_log")
     }
-    again = run(spark, lake, SEEDS, "r2")
+    spark.sparkContext.setJobGroup("rerun", "bronze over unchanged files")
+    try:
+        again = run(spark, lake, SEEDS, "r2")
+    finally:
+        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
     # Unchanged since r1 logged them (same size, not modified since): not even read.
     assert again == IngestSummary("r2", 5, 0, 5, 0, 0, 0, files_read=0)
+    # No Spark job: the log's latest rows are read in this process, and with nothing to read
+    # or refuse no candidate is built (it was 20 jobs).
+    assert spark.sparkContext.statusTracker().getJobIdsForGroup("rerun") == []
     assert lake.count("bronze.articles") == 5
     assert table(lake, "bronze.articles", "run_id") == {("r1",)}
     # A MERGE that inserts nothing must not even commit a new version, and files left unread
@@ -413,3 +420,15 @@ def test_a_run_whose_log_loses_a_file_stops_loudly_and_publishes_nothing(spark, 
     with pytest.raises(LakeError, match=r"accounts for 4 of the 5 files seen in .*seeds"):
         ingest(spark, lake, SEEDS, "r1", LIMIT)
     assert (lake.count("bronze.articles"), lake.count("bronze.ingest_log")) == (0, 0)
+
+
+def test_the_latest_log_rows_read_here_are_those_spark_reads(spark, lake, bad_folder):
+    """The rerun's test of what changed reads the log in this process (no Spark job); Spark's
+    reading, used when that cannot be done, gives the same rows."""
+    from lake.bronze.ingest import _latest_logged_by_spark, _latest_logged_here
+
+    run(spark, lake, bad_folder, "r1", limit=3000)
+    (bad_folder / "story.md").write_text("A new text: 40 people were hurt.\n")
+    run(spark, lake, bad_folder, "r2", limit=3000)
+    here = _latest_logged_here(lake)
+    assert here and here == _latest_logged_by_spark(lake)
