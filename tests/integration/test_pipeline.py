@@ -60,6 +60,11 @@ def test_claims_without_a_source_are_quarantined_and_the_rest_reach_gold(
     assert {unit: row["run_id"] for unit, row in latest_published(lake).items()} == dict.fromkeys(
         ("bronze", "silver.claims", "silver.stories", "gold"), "strict1"
     )
+    # The contracts the run validated are those its units declare (lake.units), no more.
+    validated = lake.read("audit.dq_results").where("run_id = 'strict1'")
+    assert {r[0] for r in validated.select("table_name").distinct().collect()} == {
+        table for unit in UNITS for table in unit.contracts
+    }
     # With quarantined claims too, a rerun with no new file skips silver.claims and gold
     # (`execute` skips a current unit; test_cli's rerun shows that end to end).
     assert is_current(lake, silver_claims.UNIT, settings)
