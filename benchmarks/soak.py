@@ -7,14 +7,14 @@ The seeds are built into a fresh warehouse by a warm engine (`claimhouse engine 
 private engine folder). Then each run changes the input folder once and runs `claimhouse run`
 through the engine (the client's wall clock). The changes cycle: a new article (seven runs in
 ten), an earlier article changed (a figure in it), a copy of an earlier article under a new
-name, a file that is not text. Every `--kill-every` runs the engine is SIGKILLed a few seconds
+name, a file that is not UTF-8. Every `--kill-every` runs the engine is SIGKILLed a few seconds
 into the run, and started again; the next run must finish what the killed one left.
 
-Each window reports the mean and largest run time, the data files and Delta versions of every
-table, the warehouse's bytes and the engine's resident memory. The summary compares the first
-window with the last, and accounts for every input: each file named in bronze.ingest_log, each
-article of bronze.articles extracted, and silver's claims and quarantine against the counts
-extraction logged.
+Each window reports the mean and largest run time, the live data files, the files on disk
+(live, and those VACUUM keeps for time travel) and the Delta versions of every table, the
+warehouse's bytes and the engine's resident memory. The summary compares the first window
+with the last, and accounts for every input: each file named in bronze.ingest_log, each
+article of bronze.articles extracted, and the claims in silver and its quarantine.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+
+from lake.storage import live_files
 
 REPO = Path(__file__).resolve().parent.parent
 CLAIMHOUSE = str(Path(sys.executable).with_name("claimhouse"))
@@ -57,7 +59,7 @@ def _change(inputs: Path, run: int) -> str:
         shutil.copy2(inputs / f"soak_{run - 8:05d}.txt", inputs / f"copy_{run:05d}.txt")
         return "duplicate"
     if kind == 9:
-        (inputs / f"bad_{run:05d}.txt").write_bytes(b"\xff\xfe\x00\x81" * 64)
+        (inputs / f"bad_{run:05d}.txt").write_bytes(b"caf\xe9 au lait " * 64)  # not UTF-8
         return "bad"
     (inputs / f"soak_{run:05d}.txt").write_text(_article(run, 100 + run))
     return "new"
@@ -100,8 +102,10 @@ def _tables(warehouse: Path) -> dict[str, dict[str, int]]:
             if p.is_file() and "_delta_log" not in p.parts and not p.name.startswith((".", "_"))
         )
         versions = [int(p.stem) for p in log.glob("*.json") if p.stem.isdigit()]
+        live = live_files(folder)
         found[f"{folder.parent.name}.{folder.name}"] = {
-            "files": files,
+            "live_files": None if live is None else sum(live.values()),
+            "files_on_disk": files,  # the live ones and those kept for time travel
             "versions": max(versions, default=-1) + 1,
         }
     return found
@@ -213,7 +217,8 @@ def main() -> None:
                 "first_window_mean_s": first and first["mean_s"],
                 "last_window_mean_s": last and last["mean_s"],
                 "last_over_first": first and last and round(last["mean_s"] / first["mean_s"], 3),
-                "max_files_per_table": last and max(t["files"] for t in last["tables"].values()),
+                "max_live_files_per_table": last
+                and max(t["live_files"] or 0 for t in last["tables"].values()),
                 "input_files_not_in_ingest_log": sorted(set(files) - {r["f"] for r in logged}),
                 **accounted,
             }
