@@ -285,8 +285,8 @@ OPTIONS: tuple[Option, ...] = (
         "CLAIMHOUSE_ENGINE",
         "auto",
         _choice("auto", "off"),
-        "`auto`: `run` and `sql` use the warm engine (`claimhouse engine start`) when it is up; "
-        "`off`: always their own Spark",
+        "`auto`: `run`, `sql` and `maintain` use the warm engine (`claimhouse engine start`) when "
+        "it is up; `off`: always their own Spark",
     ),
     Option(
         "engine_dir",

@@ -41,7 +41,7 @@ from lake.stop import SIGNALS
 
 STATE_FILE = "engine.json"
 # Commands a client may send to the engine; the engine's own controls start with "__".
-FORWARDED = ("run", "sql", "dagster-run")
+FORWARDED = ("run", "sql", "maintain", "dagster-run")
 _STATUS, _STOP = "__status__", "__stop__"
 _CONNECT_TIMEOUT_S = 2.0
 # A client must send its request this soon after connecting, or it is dropped: the engine

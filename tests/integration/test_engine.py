@@ -127,7 +127,7 @@ def test_a_command_for_another_spark_is_declined(hosted_engine):
     reply = engine.request(state, ["sql", "SELECT 1", "--master", "local[1]"], env={})
     assert reply == {"declined": "its Spark was started with other spark_master"}
     reply = engine.request(state, ["validate"], env={})
-    assert reply == {"declined": "it runs only run, sql, dagster-run"}
+    assert reply == {"declined": "it runs only run, sql, maintain, dagster-run"}
 
 
 def test_engine_start_warms_up_serves_sql_and_stop_ends_it(tmp_path):

@@ -20,6 +20,8 @@ from lake.pipeline import run_units
 from lake.schemas import AUDIT_LAYER_RUNS
 from lake.storage import Lake
 
+from ..conftest import claimhouse
+
 pytestmark = pytest.mark.slow
 
 
@@ -174,3 +176,22 @@ def test_with_no_hours_kept_only_the_current_version_reads(passes):
     assert passes.nothing_current == ["c", "d1", "d2", "e", "f"]
     assert passes.nothing_old is not None
     assert re.search("(?i)not exist|FileNotFound|FILE_NOT_EXIST", str(passes.nothing_old))
+
+
+def test_claimhouse_maintain_runs_in_the_warm_engine_and_prints_every_table_whole(
+    passes, hosted_engine
+):
+    """`claimhouse maintain` as a user types it, handed to the warm engine: one row per table,
+    uncut when piped, and the pass's line."""
+    warehouse = passes.path.parent.parent
+    done = claimhouse(
+        "maintain",
+        "--warehouse",
+        str(warehouse),
+        env_extra={"CLAIMHOUSE_ENGINE_DIR": str(hosted_engine[0])},
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == ["audit.layer_runs", "silver.small"]
+    assert "files compacted" in done.stdout and "files vacuumed" in done.stdout
+    assert done.stdout.rstrip().splitlines()[-1].startswith("maintenance: 2 tables; ")

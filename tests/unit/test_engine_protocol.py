@@ -91,7 +91,7 @@ def test_a_wrong_secret_or_an_unknown_command_is_not_run(served, tmp_path):
     with pytest.raises(engine.EngineError, match="refused: wrong engine token"):
         engine.request(dataclasses.replace(state, token="x"), ["run"], env={})
     assert engine.request(state, ["validate"], env={}) == {
-        "declined": "it runs only run, sql, dagster-run"
+        "declined": "it runs only run, sql, maintain, dagster-run"
     }
     declined = engine.request(state, ["run", "--master", "spark://elsewhere:7077"], env={})
     assert declined == {"declined": "its Spark was started with other spark_master"}
