@@ -33,8 +33,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from claimhouse.cli import _in_engine
 from lake import engine
-from lake.cli import _in_engine
 from lake.config import load_settings
 from lake.pipeline import run_pipeline
 from lake.spark import get_spark

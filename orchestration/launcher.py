@@ -59,7 +59,7 @@ class EngineRunLauncher(DefaultRunLauncher):
         command = [
             sys.executable,
             "-m",
-            "lake.cli",
+            "claimhouse.cli",
             "dagster-run",
             execute_run_args(self._instance, run.run_id, run.job_code_origin),
         ]

@@ -85,8 +85,8 @@ def hosted_engine(spark, tmp_path_factory):
     """A warm engine (lake.engine) served from a thread of this test process, whose Spark is
     the session's: (its folder, the server). A `claimhouse` command given
     env_extra={"CLAIMHOUSE_ENGINE_DIR": folder} runs in it."""
+    from claimhouse.cli import _in_engine
     from lake import engine
-    from lake.cli import _in_engine
     from lake.config import load_settings
 
     folder = tmp_path_factory.mktemp("engine")

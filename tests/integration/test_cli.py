@@ -11,8 +11,8 @@ import pytest
 from pyspark.sql import functions as F
 from typer.testing import CliRunner
 
+from claimhouse.cli import app
 from lake.bronze.ingest import ingest
-from lake.cli import app
 from lake.storage import Lake
 
 from ..conftest import SEEDS, claimhouse, contracts_with_strict_attribution

@@ -9,8 +9,8 @@ import pytest
 from pyspark.sql import functions as F
 from typer.testing import CliRunner
 
+from claimhouse.cli import app
 from lake import maintenance
-from lake.cli import app
 from lake.config import load_settings
 from lake.gold import build as gold
 from lake.layer import execute, is_current, latest_published, open_run

@@ -17,8 +17,8 @@ import dagster as dg
 import pytest
 from dagster._core.launcher import LaunchRunContext
 
+from claimhouse.cli import _in_engine
 from lake import engine
-from lake.cli import _in_engine
 from lake.config import load_settings
 from orchestration.launcher import ENGINE_PID_TAG, EngineRunLauncher, engine_up
 from orchestration.resources import LakeResource

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lake import cli
-from lake.cli import OutputFormat, _shell, _split_statements, _SqlFailed
+from claimhouse import cli
+from claimhouse.cli import OutputFormat, _shell, _split_statements, _SqlFailed
 
 
 def test_statements_end_at_semicolons_outside_quotes_and_comments():

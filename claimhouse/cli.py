@@ -1079,7 +1079,7 @@ def engine_start(
     log = settings.engine_dir / "engine.log"
     with log.open("ab") as handle:
         child = subprocess.Popen(
-            [sys.executable, "-m", "lake.cli", "engine", "serve", *(["--warm-up"] * warm_up)],
+            [sys.executable, "-m", "claimhouse.cli", "engine", "serve", *(["--warm-up"] * warm_up)],
             stdin=subprocess.DEVNULL,
             stdout=handle,
             stderr=handle,
