@@ -10,6 +10,7 @@ from lake import maintenance
 from lake.layer import execute
 from orchestration.environment import Environment
 from orchestration.resources import LakeResource
+from orchestration.sensors import daily_schedule
 
 MAINTENANCE_JOB = "claimhouse_maintenance"
 
@@ -64,16 +65,11 @@ def build_maintenance_job() -> dg.JobDefinition:
 
 
 def build_maintenance_schedule(job: dg.JobDefinition, env: Environment) -> dg.ScheduleDefinition:
-    return dg.ScheduleDefinition(
-        name="claimhouse_maintenance_daily",
-        job=job,
-        cron_schedule="0 4 * * *",
-        execution_timezone="UTC",
-        default_status=(
-            dg.DefaultScheduleStatus.RUNNING
-            if env.automation_running
-            else dg.DefaultScheduleStatus.STOPPED
-        ),
-        description="Table maintenance once a day (04:00 UTC): OPTIMIZE, VACUUM, checkpoints, "
-        "audit and run retention.",
+    return daily_schedule(
+        "claimhouse_maintenance_daily",
+        job,
+        4,
+        "Table maintenance once a day (04:00 UTC): OPTIMIZE, VACUUM, checkpoints, audit and "
+        "run retention.",
+        env,
     )
