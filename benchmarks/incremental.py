@@ -9,8 +9,8 @@ article (undated: no sidecar, no dateline); one new article dated like the corpu
 sidecar); one article changed (a figure in it); the ten held-back articles of the large event
 (ten new articles about an existing story); the held-back event (ten articles about a new
 story). Bronze skips files not modified since they were logged, silver extracts only what is
-new, gold rebuilds the stories the run changed (README: "Gold is rebuilt per story a run
-changed").
+new, gold rebuilds the stories the run changed (docs/gold.md: "Gold is rebuilt per story a
+run changed").
 
 Then one more article and `claimhouse run` in a new process, as a user's shell or a Dagster
 run (one process per run) pays it: its JVM starts and warms up again. Last, one more article

@@ -1,8 +1,8 @@
 """Every claimhouse setting, declared once: its field, variable, default, check and meaning.
 
 Settings are resolved when `load_settings` is called, never at import: command-line options
-win over CLAIMHOUSE_* environment variables, which win over the defaults. The README's settings
-table is this module's `settings_table()` (a test keeps the two equal).
+win over CLAIMHOUSE_* environment variables, which win over the defaults. The settings table
+in docs/settings.md is this module's `settings_table()` (a test keeps the two equal).
 """
 
 from __future__ import annotations
@@ -415,7 +415,7 @@ def sql_password(environ: Mapping[str, str] | None = None) -> str | None:
 
 
 def settings_table() -> str:
-    """The README's settings table, in Markdown."""
+    """The settings table of docs/settings.md, in Markdown."""
     lines = ["| option | environment | default | meaning |", "|---|---|---|---|"]
     for option in OPTIONS:
         default = option.default_value()
