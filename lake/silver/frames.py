@@ -460,7 +460,8 @@ def event_key(word: str) -> str:
     """One key for an event however it is named: a verb or noun of an event class ("met",
     "meeting", "talks" -> meeting), the event noun a verb shares its stem with ("elected" ->
     election), else the word's stem ("hacked" -> hack)."""
-    word = word.lower()
+    # a compound is one word with or without its hyphen ("fund-raiser", "fundraiser")
+    word = word.lower().replace("-", "")
     word = lx.EVENT_SYNONYMS.get(word, lx.IRREGULAR_VERBS.get(word, word))
     return _event_class(word) or _EVENT_NOUN_OF_STEM.get(stem(word)) or stem(word)
 

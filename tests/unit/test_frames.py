@@ -320,3 +320,15 @@ def test_a_possessor_before_a_relative_clause_is_whose_the_amount_is():
     )
     subjects = [(c.claim_text, c.frame.subject.text) for c in extract_claims("a", text)]
     assert subjects == [("12%", "Contoso's"), ("$40 million", "Contoso's")]
+
+
+@pytest.mark.parametrize(
+    ("closed", "hyphenated"),
+    [("fundraiser", "fund-raiser"), ("reelection", "re-election"), ("walkout", "walk-out")],
+)
+def test_a_compound_names_one_event_with_or_without_its_hyphen(closed, hyphenated):
+    assert event_key(closed) == event_key(hyphenated)
+    facts, _ = gold(
+        f"Braley spoke at a {closed} in January.", f"Braley spoke at a {hyphenated} in January."
+    )
+    assert fact_of(facts, "January")["article_count"] == 2
