@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
+import operator
 import re
 from dataclasses import dataclass
+from operator import or_
 
 import snowballstemmer
 
@@ -85,8 +88,11 @@ def stem(word: str) -> str:
 
 
 # Tokens: words (with inner apostrophes, hyphens and dots: "U.S.", "Peña", "don't"), numbers,
-# and single punctuation marks.
-_TOKEN = re.compile(r"[^\W\d_](?:[\w'’.-]*\w)?|\d[\d,.:]*\d|\d|[^\w\s]")
+# and single punctuation marks. Written to match without backtracking (possessive runs, and a
+# lookahead that passes over spaces at once): the same tokens as
+# r"[^\W\d_](?:[\w'’.-]*\w)?|\d[\d,.:]*\d|\d|[^\w\s]" (tests/unit/test_frames.py).
+_TOKEN = re.compile(r"(?=\S)(?:[^\W\d_]\w*+(?:['’.-]+\w+)*+|\d++(?:[,.:]+\d+)*+|[^\w\s])")
+_FIRST = operator.itemgetter(0)
 
 DETERMINERS = frozenset(
     [
@@ -305,23 +311,29 @@ class _Tokens:
     __slots__ = ("text", "start", "end", "low", "word", "verb", "groups", "n")
 
     def __init__(self, sentence: str) -> None:
+        # map() over C methods: no Python call per token
         matches = list(_TOKEN.finditer(sentence))
-        self.text = text = [m.group() for m in matches]
-        self.start = [m.start() for m in matches]
-        self.end = [m.end() for m in matches]
-        self.low = low = [t.lower() for t in text]
-        self.word = [t[:1].isalpha() for t in text]
-        self.n = len(text)
+        self.text = text = list(map(re.Match.group, matches))
+        self.start = list(map(re.Match.start, matches))
+        self.end = list(map(re.Match.end, matches))
+        self.low = low = list(map(str.lower, text))
+        self.word = list(map(str.isalpha, map(_FIRST, text)))
+        self.n = n = len(text)
         # Only a verb form, a word after a modal or "to", or an "-ed", "-ing" or "-s" word can
         # read as a verb: the rules run on those alone.
-        maybe = [
-            w in _VERB_FORMS or w.endswith(_VERB_ENDINGS) or prev in _MODALS_AND_TO
-            for w, prev in zip(low, ["", *low], strict=False)  # each word, the one before
-        ]
-        self.verb = [m and _reads_as_verb(self, i) for i, m in enumerate(maybe)]
-        self.groups = [
-            i for i, (v, w) in enumerate(zip(self.verb, low, strict=True)) if v or w in _AUX
-        ]
+        maybe = list(map(_may_be_verb, low))
+        for i in itertools.compress(range(1, n), map(_MODALS_AND_TO.__contains__, low)):
+            maybe[i] = True
+        self.verb = verb = [False] * n
+        for i in itertools.compress(range(n), maybe):
+            verb[i] = _reads_as_verb(self, i)
+        opens_group = map(or_, verb, map(_AUX.__contains__, low))
+        self.groups = list(itertools.compress(range(n), opens_group))
+
+
+@functools.lru_cache(maxsize=65536)
+def _may_be_verb(word: str) -> bool:
+    return word in _VERB_FORMS or word.endswith(("ed", "ing", "s"))
 
 
 @functools.lru_cache(maxsize=512)
@@ -414,7 +426,6 @@ _AUX = frozenset(lx.AUXILIARIES) | frozenset(
     ]
 )
 _VERB_FORMS = frozenset(lx.CLAUSE_VERBS) | _IRREGULAR_FORMS
-_VERB_ENDINGS = ("ed", "ing", "s")
 _MODALS_AND_TO = _MODALS | {"to"}
 # Words a noun phrase does not run back past.
 _ENDS_PHRASE = PREPOSITIONS | CONJUNCTIONS | SUBORDINATORS | DETERMINERS
@@ -849,19 +860,60 @@ _ROLE_CUES = (
     ),
     ("record", re.compile(r"\b(?:a\s+)?record(?:-high|-low)?\s+(?:\w+\s+)?(?:of\s+)?$", re.I)),
 )
-_PART_AFTER = re.compile(r"^\s*(?:more|others?)?\s*of\s+(?:them|those|whom|which)\b", re.I)
+_PART_AFTER = re.compile(r"\s*(?:more|others?)?\s*of\s+(?:them|those|whom|which)\b", re.I)
+
+
+# A word every match of a cue holds (lower case). Searched for first: most figures have no
+# cue before them, and five regex searches cost more than these substring tests.
+_CUE_WORDS = (
+    "including",
+    "among",
+    "whom",
+    "which",
+    "them",
+    "those",
+    "goal",
+    "target",
+    "quota",
+    "aim",
+    "plan",
+    "hope",
+    "want",
+    "seek",
+    "sought",
+    "vow",
+    "pledge",
+    "promise",
+    "demand",
+    "call",
+    "estimate",
+    "project",
+    "forecast",
+    "expect",
+    "predict",
+    "record",
+)
+# The letters re.IGNORECASE matches to an ASCII letter that str.lower() does not lower to it
+# ("İ", "ı", "ſ", the Kelvin sign): where one is, every cue is tried.
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
 def _role(sentence: str, start: int, end: int) -> Part | None:
     before = sentence[max(0, start - 60) : start]
     offset = max(0, start - 60)
-    for role, cue in _ROLE_CUES:
-        m = cue.search(before)
-        if m:
-            text = m.group(0).strip()
-            at = offset + m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
-            return Part(text, at, at + len(text), role)
-    m = _PART_AFTER.match(sentence[end:])
+    low = before.lower()
+    if (
+        any(map(low.__contains__, _CUE_WORDS))
+        or not before.isascii()
+        and any(map(before.__contains__, _FOLDS_TO_ASCII))
+    ):
+        for role, cue in _ROLE_CUES:
+            m = cue.search(before)
+            if m:
+                text = m.group(0).strip()
+                at = offset + m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
+                return Part(text, at, at + len(text), role)
+    m = _PART_AFTER.match(sentence, end)
     if m:
         text = m.group(0).strip()
         at = end + (len(m.group(0)) - len(m.group(0).lstrip()))

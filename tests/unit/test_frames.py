@@ -7,6 +7,7 @@ end to end in tests/integration/test_fact_identity.py."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lake.schemas import FRAME_PARTS, FRAME_ROLES
+from lake.silver import frames
 from lake.silver.extract import extract_claims
 from lake.silver.frames import event_key, frame_of
 
@@ -320,3 +322,14 @@ def test_a_possessor_before_a_relative_clause_is_whose_the_amount_is():
     )
     subjects = [(c.claim_text, c.frame.subject.text) for c in extract_claims("a", text)]
     assert subjects == [("12%", "Contoso's"), ("$40 million", "Contoso's")]
+
+
+# The tokenizer as first written, with backtracking: the faster one must find the same tokens.
+_TOKEN_AS_WRITTEN = re.compile(r"[^\W\d_](?:[\w'’.-]*\w)?|\d[\d,.:]*\d|\d|[^\w\s]")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZé²_9,.:'’-( \t\n\u0301$%"), max_size=40) | st.text())
+def test_tokens_are_the_tokenizer_as_first_written(text):
+    found = [m.span() for m in frames._TOKEN.finditer(text)]
+    assert found == [m.span() for m in _TOKEN_AS_WRITTEN.finditer(text)]
