@@ -493,6 +493,7 @@ def _parenthetical_start(toks: _Tokens, end: int, most: int = 8) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=16384)
 def event_key(word: str) -> str:
     """One key for an event however it is named: a verb or noun of an event class ("met",
     "meeting", "talks" -> meeting), the event noun a verb shares its stem with ("elected" ->
@@ -503,13 +504,17 @@ def event_key(word: str) -> str:
 
 
 def _verb_key(toks: _Tokens, i: int) -> str:
-    word = toks.low[i]
-    word = lx.IRREGULAR_VERBS.get(word, word)
+    return _verb_key_of(toks.low[i])
+
+
+@functools.lru_cache(maxsize=16384)  # a word's key is the same in every sentence
+def _verb_key_of(low: str) -> str:
+    word = lx.IRREGULAR_VERBS.get(low, low)
     if event := _event_class(word):
         return event
     # the measure rules' actions ("detained" -> arrests), their inflections only: "sentenced"
     # does not start the verb "sent"
-    return action_of(toks.low[i]) or event_key(word)
+    return action_of(low) or event_key(word)
 
 
 _CLASS_STEMS = {stem(v): e for v, e in lx.EVENT_CLASSES.items()}
@@ -800,7 +805,12 @@ def _event_of_date(
 
 
 def _is_speech(toks: _Tokens, i: int) -> bool:
-    return _event_class(lx.IRREGULAR_VERBS.get(toks.low[i], toks.low[i])) == "statement"
+    return _is_speech_word(toks.low[i])
+
+
+@functools.lru_cache(maxsize=16384)
+def _is_speech_word(low: str) -> bool:
+    return _event_class(lx.IRREGULAR_VERBS.get(low, low)) == "statement"
 
 
 def _governing_verb(
