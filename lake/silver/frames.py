@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
+import operator
 import re
 from dataclasses import dataclass
+from operator import or_
 
 import snowballstemmer
 
@@ -85,8 +88,11 @@ def stem(word: str) -> str:
 
 
 # Tokens: words (with inner apostrophes, hyphens and dots: "U.S.", "Peña", "don't"), numbers,
-# and single punctuation marks.
-_TOKEN = re.compile(r"[^\W\d_](?:[\w'’.-]*\w)?|\d[\d,.:]*\d|\d|[^\w\s]")
+# and single punctuation marks. Written to match without backtracking (possessive runs, and a
+# lookahead that passes over spaces at once): the same tokens as
+# r"[^\W\d_](?:[\w'’.-]*\w)?|\d[\d,.:]*\d|\d|[^\w\s]" (tests/unit/test_frames.py).
+_TOKEN = re.compile(r"(?=\S)(?:[^\W\d_]\w*+(?:['’.-]+\w+)*+|\d++(?:[,.:]+\d+)*+|[^\w\s])")
+_FIRST = operator.itemgetter(0)
 
 DETERMINERS = frozenset(
     [
@@ -296,27 +302,51 @@ _WEAK_HEADS = frozenset(
 )
 
 
-class _Tok:
-    __slots__ = ("text", "start", "end", "low", "is_word", "verb")
+class _Tokens:
+    """A sentence's tokens as parallel lists, built once per sentence and shared by the frames
+    of its claims: offsets, text, lower case, whether a word, whether it reads as a verb (a
+    token's verb reading depends on its neighbours only), and the indexes where a verb group
+    can start (a verb or an auxiliary)."""
 
-    def __init__(self, text: str, start: int, end: int) -> None:
-        self.text, self.start, self.end = text, start, end
-        self.low = text.lower()
-        self.is_word = text[:1].isalpha()
-        self.verb: bool | None = None  # read when first asked: most tokens never are
+    __slots__ = ("text", "start", "end", "low", "word", "verb", "groups", "n")
+
+    def __init__(self, sentence: str) -> None:
+        # map() over C methods: no Python call per token
+        matches = list(_TOKEN.finditer(sentence))
+        self.text = text = list(map(re.Match.group, matches))
+        self.start = list(map(re.Match.start, matches))
+        self.end = list(map(re.Match.end, matches))
+        self.low = low = list(map(str.lower, text))
+        self.word = list(map(str.isalpha, map(_FIRST, text)))
+        self.n = n = len(text)
+        # Only a verb form, a word after a modal or "to", or an "-ed", "-ing" or "-s" word can
+        # read as a verb: the rules run on those alone.
+        maybe = list(map(_may_be_verb, low))
+        for i in itertools.compress(range(1, n), map(_MODALS_AND_TO.__contains__, low)):
+            maybe[i] = True
+        self.verb = verb = [False] * n
+        for i in itertools.compress(range(n), maybe):
+            verb[i] = _reads_as_verb(self, i)
+        opens_group = map(or_, verb, map(_AUX.__contains__, low))
+        self.groups = list(itertools.compress(range(n), opens_group))
+
+
+@functools.lru_cache(maxsize=65536)
+def _may_be_verb(word: str) -> bool:
+    return word in _VERB_FORMS or word.endswith(("ed", "ing", "s"))
 
 
 @functools.lru_cache(maxsize=512)
-def _tokens(sentence: str) -> tuple[_Tok, ...]:
-    return tuple(_Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(sentence))
+def _tokens(sentence: str) -> _Tokens:
+    return _Tokens(sentence)
 
 
-def _is_name(tok: _Tok, first: bool) -> bool:
+def _is_name(toks: _Tokens, i: int) -> bool:
     """A capitalised word that is not the sentence's first word (or is, but is no function
     word)."""
-    if not tok.text[:1].isupper():
+    if not toks.text[i][:1].isupper():
         return False
-    return not first or tok.low not in _FUNCTION_WORDS
+    return i != 0 or toks.low[i] not in _FUNCTION_WORDS
 
 
 _FUNCTION_WORDS = DETERMINERS | PRONOUNS | PREPOSITIONS | CONJUNCTIONS
@@ -329,26 +359,19 @@ _IRREGULAR_FORMS = frozenset(f for f, base in lx.IRREGULAR_VERBS.items() if f !=
 }
 
 
-def _is_verb(toks: tuple[_Tok, ...], i: int) -> bool:
-    t = toks[i]
-    if t.verb is None:
-        t.verb = _reads_as_verb(toks, i)
-    return t.verb
-
-
-def _reads_as_verb(toks: tuple[_Tok, ...], i: int) -> bool:
-    t = toks[i]
-    w = t.low
-    if not t.is_word or t.text[:1].isupper() and i > 0:
+def _reads_as_verb(toks: _Tokens, i: int) -> bool:
+    text, low, word = toks.text, toks.low, toks.word
+    w = low[i]
+    if not word[i] or text[i][:1].isupper() and i > 0:
         return False
     if w in _NOT_VERBS or w in DETERMINERS or w in PREPOSITIONS or w in CONJUNCTIONS:
         return False
     if w in lx.CLAUSE_VERBS or w in _IRREGULAR_FORMS:
         return True
-    prev = toks[i - 1].low if i > 0 else ""
+    prev = low[i - 1] if i > 0 else ""
     if w in _NUMBER_WORDS:
         return False
-    if prev in _MODALS or prev == "to" and i > 1 and toks[i - 2].is_word:
+    if prev in _MODALS or prev == "to" and i > 1 and word[i - 2]:
         # "will decide", "plans to decide": a base form after a modal or an infinitive's "to"
         return w not in PRONOUNS and w not in ADVERBS and not w.isdigit()
     if len(w) > 4 and w.endswith("ed"):
@@ -360,26 +383,24 @@ def _reads_as_verb(toks: tuple[_Tok, ...], i: int) -> bool:
     if w.endswith("s") and len(w) > 3 and i > 0:
         # a present tense after a subject ("Trump says", "the report shows"), or after "and"
         # joining it to a verb before ("started Wednesday and runs through Nov. 5")
-        p = toks[i - 1]
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        after_subject = p.low in PRONOUNS or (_is_name(p, i - 1 == 0) and p.is_word)
-        if not after_subject and i > 1 and toks[i - 2].low in DETERMINERS and p.is_word:
+        p = i - 1
+        nxt = low[i + 1] if i + 1 < toks.n else None
+        nxt_word = nxt is not None and word[i + 1]
+        after_subject = prev in PRONOUNS or (_is_name(toks, p) and word[p])
+        if not after_subject and i > 1 and low[i - 2] in DETERMINERS and word[p]:
             # "the plant closes on May 9": a noun after its determiner, then the verb
-            after_subject = p.low not in PREPOSITIONS and p.low not in DETERMINERS
+            after_subject = prev not in PREPOSITIONS and prev not in DETERMINERS
             if after_subject:
                 # "the plant closes on May 9", "the proposal totals $758 million"
                 return nxt is not None and (
-                    nxt.low in PREPOSITIONS
-                    or nxt.low in ADVERBS
-                    or nxt.low in DETERMINERS
-                    or not nxt.text[:1].isalpha()
+                    nxt in PREPOSITIONS or nxt in ADVERBS or nxt in DETERMINERS or not nxt_word
                 )
         if after_subject:
-            return nxt is None or nxt.low in DETERMINERS or not nxt.is_word
+            return nxt is None or nxt in DETERMINERS or not nxt_word
         return (
-            p.low in ("and", "but", "or")
+            prev in ("and", "but", "or")
             and nxt is not None
-            and (nxt.low in PREPOSITIONS or nxt.low in DETERMINERS or nxt.low in ADVERBS)
+            and (nxt in PREPOSITIONS or nxt in DETERMINERS or nxt in ADVERBS)
         )
     return False
 
@@ -404,58 +425,75 @@ _AUX = frozenset(lx.AUXILIARIES) | frozenset(
         "won't",
     ]
 )
+_VERB_FORMS = frozenset(lx.CLAUSE_VERBS) | _IRREGULAR_FORMS
+_MODALS_AND_TO = _MODALS | {"to"}
+# Words a noun phrase does not run back past.
+_ENDS_PHRASE = PREPOSITIONS | CONJUNCTIONS | SUBORDINATORS | DETERMINERS
 _HARD_BOUNDARY = frozenset(';:—–()[]“”"')
 _SOFT_BOUNDARY = frozenset(",")
 
 
-def _clause(toks: tuple[_Tok, ...], start: int, end: int) -> tuple[int, int]:
+def _clause(toks: _Tokens, start: int, end: int) -> tuple[int, int]:
     """Token index range [lo, hi) of the clause holding sentence span [start, end): bounded by
     hard punctuation, by a subordinating word that opens a clause, and by ", and"/", but"."""
+    text, low, n = toks.text, toks.low, toks.n
     first = _index_at(toks, start)
-    last = bisect.bisect_left(toks, end, key=_start) - 1
+    last = bisect.bisect_left(toks.start, end) - 1
     last = first if last < 0 else last
     lo = first
     while lo > 0:
-        t = toks[lo - 1]
-        opened = _parenthetical_start(toks, lo)
-        if opened is not None:
-            lo = opened  # "Schumer (D-N.Y.) said": an aside, not a clause's edge
-            continue
-        if t.text in _HARD_BOUNDARY:
+        t = text[lo - 1]
+        if t == ")":
+            opened = _parenthetical_start(toks, lo)
+            if opened is not None:
+                lo = opened  # "Schumer (D-N.Y.) said": an aside, not a clause's edge
+                continue
+        if t in _HARD_BOUNDARY:
             break
-        if t.low in ("who", "which", "whose", "whom", "while", "because", "although", "when"):
+        w = low[lo - 1]
+        if w in _OPENS_CLAUSE_LEFT:
             lo -= 1
             break
-        if t.low in CONJUNCTIONS and lo >= 2 and toks[lo - 2].text == ",":
+        if w in CONJUNCTIONS and lo >= 2 and text[lo - 2] == ",":
             break
-        if t.low == "that":
+        if w == "that":
             break  # "reported earlier this week that the margin was": the reporting is apart
         lo -= 1
     hi = last + 1
-    while hi < len(toks):
-        t = toks[hi]
-        if t.text in _HARD_BOUNDARY or t.low in ("who", "which", "whose", "whom", "while"):
+    while hi < n:
+        t = text[hi]
+        w = low[hi]
+        if t in _HARD_BOUNDARY or w in _OPENS_CLAUSE_RIGHT:
             break
-        if t.low in ("because", "although", "when", "but") and hi > last + 1:
+        if w in _OPENS_LATER_CLAUSE and hi > last + 1:
             break
-        if t.text == "," and hi + 1 < len(toks) and toks[hi + 1].low in CONJUNCTIONS:
+        if t == "," and hi + 1 < n and low[hi + 1] in CONJUNCTIONS:
             break
         hi += 1
     return lo, hi
 
 
-def _parenthetical_start(toks: tuple[_Tok, ...], end: int, most: int = 8) -> int | None:
+_OPENS_CLAUSE_LEFT = frozenset(
+    ["who", "which", "whose", "whom", "while", "because", "although", "when"]
+)
+_OPENS_CLAUSE_RIGHT = frozenset(["who", "which", "whose", "whom", "while"])
+_OPENS_LATER_CLAUSE = frozenset(["because", "although", "when", "but"])
+
+
+def _parenthetical_start(toks: _Tokens, end: int, most: int = 8) -> int | None:
     """Index of the "(" of a short aside ending right before token `end` ("(D-N.Y.)")."""
-    if end == 0 or toks[end - 1].text != ")":
+    text = toks.text
+    if end == 0 or text[end - 1] != ")":
         return None
     for k in range(end - 2, max(end - 2 - most, -1), -1):
-        if toks[k].text == "(":
+        if text[k] == "(":
             return k if k > 0 else None
-        if toks[k].text in _HARD_BOUNDARY:
+        if text[k] in _HARD_BOUNDARY:
             return None
     return None
 
 
+@functools.lru_cache(maxsize=16384)
 def event_key(word: str) -> str:
     """One key for an event however it is named: a verb or noun of an event class ("met",
     "meeting", "talks" -> meeting), the event noun a verb shares its stem with ("elected" ->
@@ -466,14 +504,18 @@ def event_key(word: str) -> str:
     return _event_class(word) or _EVENT_NOUN_OF_STEM.get(stem(word)) or stem(word)
 
 
-def _verb_key(toks: tuple[_Tok, ...], i: int) -> str:
-    word = toks[i].low
-    word = lx.IRREGULAR_VERBS.get(word, word)
+def _verb_key(toks: _Tokens, i: int) -> str:
+    return _verb_key_of(toks.low[i])
+
+
+@functools.lru_cache(maxsize=16384)  # a word's key is the same in every sentence
+def _verb_key_of(low: str) -> str:
+    word = lx.IRREGULAR_VERBS.get(low, low)
     if event := _event_class(word):
         return event
     # the measure rules' actions ("detained" -> arrests), their inflections only: "sentenced"
     # does not start the verb "sent"
-    return action_of(toks[i].low) or event_key(word)
+    return action_of(low) or event_key(word)
 
 
 _CLASS_STEMS = {stem(v): e for v, e in lx.EVENT_CLASSES.items()}
@@ -488,71 +530,75 @@ def _event_class(word: str) -> str | None:
     return lx.EVENT_CLASSES.get(word) or _CLASS_STEMS.get(stem(word))
 
 
-def _content_verb(toks: tuple[_Tok, ...], i: int) -> int | None:
+def _content_verb(toks: _Tokens, i: int) -> int | None:
     """The main verb of the verb group at i: past auxiliaries and adverbs ("has not been
     hacked" -> hacked)."""
+    low, n = toks.low, toks.n
     j = i
-    while j < len(toks) and (toks[j].low in _AUX or toks[j].low in ADVERBS):
+    while j < n and (low[j] in _AUX or low[j] in ADVERBS):
         j += 1
-    if j < len(toks) and _is_verb(toks, j) and toks[j].low not in _AUX:
+    if j < n and toks.verb[j] and low[j] not in _AUX:
         return j
-    if toks[i].low in _COPULAS:
+    if low[i] in _COPULAS:
         return i  # "the posted limit is 45 mph": the copula is the clause's verb
-    return i if toks[i].low not in _AUX else None
+    return i if low[i] not in _AUX else None
 
 
 _COPULAS = frozenset(["is", "are", "was", "were"])
 
 
-def _verbs(toks: tuple[_Tok, ...], lo: int, hi: int) -> list[int]:
+def _verbs(toks: _Tokens, lo: int, hi: int) -> list[int]:
+    """The content verbs of the verb groups in [lo, hi), read left to right from lo."""
     out = []
-    i = lo
-    while i < hi:
-        if _is_verb(toks, i) or toks[i].low in _AUX:
-            v = _content_verb(toks, i)
-            if v is not None and v < hi:
-                out.append(v)
-                i = v + 1
-                continue
-        i += 1
+    groups = toks.groups  # where a group can start: the tokens between are passed over
+    k = bisect.bisect_left(groups, lo)
+    while k < len(groups) and (i := groups[k]) < hi:
+        v = _content_verb(toks, i)
+        if v is not None and v < hi:
+            out.append(v)
+            k = bisect.bisect_left(groups, v + 1, k)
+        else:
+            k += 1
     return out
 
 
-def _part(sentence: str, toks: tuple[_Tok, ...], a: int, b: int, key: str | None) -> Part:
-    return Part(sentence[toks[a].start : toks[b - 1].end], toks[a].start, toks[b - 1].end, key)
+def _part(sentence: str, toks: _Tokens, a: int, b: int, key: str | None) -> Part:
+    start, end = toks.start[a], toks.end[b - 1]
+    return Part(sentence[start:end], start, end, key)
 
 
-def _noun_phrase_before(toks: tuple[_Tok, ...], i: int, lo: int) -> tuple[int, int] | None:
+def _noun_phrase_before(toks: _Tokens, i: int, lo: int) -> tuple[int, int] | None:
     """The noun phrase ending right before token i (auxiliaries and adverbs passed over),
     within [lo, i): its token range, determiners left out. An appositive between commas before
     the verb is passed over ("Mr. Steele, a former governor, was elected"), and a relative
     pronoun stands for the phrase before its comma ("Flynn, who pleaded guilty")."""
+    text, low = toks.text, toks.low
     j = i
-    while j > lo and (toks[j - 1].low in _AUX or toks[j - 1].low in ADVERBS):
+    while j > lo and (low[j - 1] in _AUX or low[j - 1] in ADVERBS):
         j -= 1
     opened = _parenthetical_start(toks, j)
     if opened is not None and opened > lo:
         j = opened  # "Sen. Chuck Schumer (D-N.Y.) said": the phrase before the aside
     # "-ed" after a comma is as often the main verb after an appositive ("Michael T. Flynn,
     # Mr. Trump's first national security adviser, pleaded guilty") as a participle
-    participle = toks[i].low.endswith("ing") and toks[i].low not in lx.CLAUSE_VERBS
-    if participle and j > 0 and toks[j - 1].text == "," and j == i:
+    participle = low[i].endswith("ing") and low[i] not in lx.CLAUSE_VERBS
+    if participle and j > 0 and text[j - 1] == "," and j == i:
         # "Bernie Sanders of Vermont, campaigning in San Francisco on Sunday, told": the
         # participle's subject is the phrase before its comma
         j -= 1
         lo = 0
         k = _phrase_start(toks, j, lo)
-        if k > 1 and toks[k - 1].low == "of" and toks[k - 2].is_word:
+        if k > 1 and low[k - 1] == "of" and toks.word[k - 2]:
             k = _phrase_start(toks, k - 1, lo)
         return (k, j) if k < j else None
-    if j > 0 and toks[j - 1].low in ("who", "which", "that"):
+    if j > 0 and low[j - 1] in ("who", "which", "that"):
         j -= 1
-        if j > 0 and toks[j - 1].text == ",":
+        if j > 0 and text[j - 1] == ",":
             j -= 1
         lo = 0
-    elif j > lo and toks[j - 1].text == ",":
+    elif j > lo and text[j - 1] == ",":
         k = j - 1
-        while k > lo and toks[k - 1].text != ",":
+        while k > lo and text[k - 1] != ",":
             k -= 1
         if k > lo:
             j = k - 1
@@ -561,68 +607,63 @@ def _noun_phrase_before(toks: tuple[_Tok, ...], i: int, lo: int) -> tuple[int, i
     if k == end:
         return None
     # "the posted limit on the bridge": a phrase after a preposition belongs to the one before
-    d = k - 1 if k - 1 > lo and toks[k - 1].low in DETERMINERS else k
-    if d - 1 > lo and toks[d - 1].low in ("on", "of", "in", "at", "for") and toks[d - 1].start:
+    d = k - 1 if k - 1 > lo and low[k - 1] in DETERMINERS else k
+    if d - 1 > lo and low[d - 1] in ("on", "of", "in", "at", "for") and toks.start[d - 1]:
         head = _phrase_start(toks, d - 1, lo)
-        if head < d - 1 and toks[head].is_word:
+        if head < d - 1 and toks.word[head]:
             k = head
     return k, end
 
 
-def _phrase_start(toks: tuple[_Tok, ...], end: int, lo: int) -> int:
+def _phrase_start(toks: _Tokens, end: int, lo: int) -> int:
     """First token of the run of noun-phrase words ending before token `end`."""
+    low, word, verb = toks.low, toks.word, toks.verb
     k = end
     while k > lo:
-        t = toks[k - 1]
-        if (
-            not t.is_word
-            or t.low in PREPOSITIONS
-            or t.low in CONJUNCTIONS
-            or t.low in SUBORDINATORS
-            or t.low in DETERMINERS
-            or _is_verb(toks, k - 1)
-        ):
+        w = low[k - 1]
+        if not word[k - 1] or w in _ENDS_PHRASE or verb[k - 1]:
             break
         k -= 1
-        if t.low in PRONOUNS:
+        if w in PRONOUNS:
             break
     return k
 
 
-def _name_key(toks: tuple[_Tok, ...], a: int, b: int) -> str | None:
+def _name_key(toks: _Tokens, a: int, b: int) -> str | None:
     """A person's or body's key: the last capitalised word of the phrase ("President Donald
     Trump" -> trump, "the Clintons" -> clinton); None when no name is written."""
-    words = [t for t in toks[a:b] if t.is_word and t.low not in DETERMINERS]
+    text, low = toks.text, toks.low
+    words = [t for t in range(a, b) if toks.word[t] and low[t] not in DETERMINERS]
     # "Speaker John A. Boehner of Ohio": the name is before "of", the rest says where from
-    of = next((k for k, t in enumerate(words) if t.low == "of" and k > 0), None)
+    of = next((k for k, t in enumerate(words) if low[t] == "of" and k > 0), None)
     # "representatives of the American Bar Association": no name before "of", so the body
     # after it is whose
     for part in (words[:of], words[of + 1 :]) if of is not None else (words,):
         names = [
             t
             for t in part
-            if t.text[:1].isupper()
-            and t.low.rstrip(".") not in _HONORIFICS
+            if text[t][:1].isupper()
+            and low[t].rstrip(".") not in _HONORIFICS
             # a sentence's first word is capitalised whatever it is ("Crews had", "Early
             # estimates"): a name beside another capitalised word ("Liz Cheney"), or alone
             # before its verb when no plural ("Flynn pleaded", not "Officials said")
-            and not (t is toks[0] and not _first_word_is_name(toks))
+            and not (t == 0 and not _first_word_is_name(toks))
         ]
         if names:
-            return _bare(names[-1].low.rstrip("."))
+            return _bare(low[names[-1]].rstrip("."))
     # "he", "her", "the staffer", "the director": whose is not named here (two outlets'
     # descriptions of one person differ), so it neither matches nor tells apart
     return None
 
 
-def _first_word_is_name(toks: tuple[_Tok, ...]) -> bool:
-    if len(toks) < 2:
+def _first_word_is_name(toks: _Tokens) -> bool:
+    if toks.n < 2:
         return False
-    if toks[1].text[:1].isupper():
+    if toks.text[1][:1].isupper():
         return True
-    w = toks[0].low
+    w = toks.low[0]
     plural = w.endswith("s") and not w.endswith(("ss", "us", "is"))
-    return not plural and (_is_verb(toks, 1) or toks[1].low in _AUX)
+    return not plural and (toks.verb[1] or toks.low[1] in _AUX)
 
 
 def _bare(word: str) -> str:
@@ -632,7 +673,7 @@ def _bare(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
-def _subject_before(sentence: str, toks: tuple[_Tok, ...], verb: int, lo: int) -> Part | None:
+def _subject_before(sentence: str, toks: _Tokens, verb: int, lo: int) -> Part | None:
     np = _noun_phrase_before(toks, verb, lo)
     if np is None:
         return None
@@ -640,29 +681,22 @@ def _subject_before(sentence: str, toks: tuple[_Tok, ...], verb: int, lo: int) -
     return _part(sentence, toks, a, b, _name_key(toks, a, b))
 
 
-def _index_at(toks: tuple[_Tok, ...], offset: int) -> int:
+def _index_at(toks: _Tokens, offset: int) -> int:
     """The first token ending after `offset` (tokens are in order)."""
-    return bisect.bisect_right(toks, offset, key=_end)
+    return bisect.bisect_right(toks.end, offset)
 
 
-def _end(t: _Tok) -> int:
-    return t.end
-
-
-def _start(t: _Tok) -> int:
-    return t.start
-
-
-def _possessor(sentence: str, toks: tuple[_Tok, ...], i: int, lo: int) -> Part | None:
+def _possessor(sentence: str, toks: _Tokens, i: int, lo: int) -> Part | None:
     """The owner named right before token i: "ICE's 25", "Romney's share", "her speeches"."""
+    low = toks.low
     j = i
-    while j > lo and toks[j - 1].low in _BARE_DETERMINERS:
+    while j > lo and low[j - 1] in _BARE_DETERMINERS:
         j -= 1
-    if j > lo and toks[j - 1].low in POSSESSIVE_PRONOUNS:
+    if j > lo and low[j - 1] in POSSESSIVE_PRONOUNS:
         return _part(sentence, toks, j - 1, j, None)
-    if j > lo and toks[j - 1].low.endswith(("’s", "'s", "s’", "s'")) and toks[j - 1].is_word:
+    if j > lo and low[j - 1].endswith(("’s", "'s", "s’", "s'")) and toks.word[j - 1]:
         k = j - 1
-        while k > lo and _is_name(toks[k - 1], k - 1 == 0):
+        while k > lo and _is_name(toks, k - 1):
             k -= 1
         return _part(sentence, toks, k, j, _name_key(toks, k, j))
     return None
@@ -680,31 +714,31 @@ def _nearest(candidates: list[int], a: int, b: int, prefer_before: bool = True) 
     return best
 
 
-def _event_noun_after(toks: tuple[_Tok, ...], b: int, hi: int) -> int | None:
+def _event_noun_after(toks: _Tokens, b: int, hi: int) -> int | None:
     """The head noun a date premodifies: "2016 election", "Friday news dump"."""
+    low, word, verb = toks.low, toks.word, toks.verb
     k = b
-    if k < hi and toks[k].low in ("’s", "'s"):
+    if k < hi and low[k] in ("’s", "'s"):
         k += 1
     for j in range(k, min(hi, k + 4)):
-        t = toks[j]
-        if t.low in _EVENT_NOUNS:
+        w = low[j]
+        if w in _EVENT_NOUNS:
             return j  # "the May 21 meeting at ICE", "Tuesday's caucus"
-        if not t.is_word or t.low in PREPOSITIONS or t.low in CONJUNCTIONS or _is_verb(toks, j):
+        if not word[j] or w in PREPOSITIONS or w in CONJUNCTIONS or verb[j]:
             break
-        nxt = toks[j + 1] if j + 1 < hi else None
-        if nxt is None or not nxt.is_word or nxt.low in PREPOSITIONS or _is_verb(toks, j + 1):
+        if j + 1 >= hi or not word[j + 1] or low[j + 1] in PREPOSITIONS or verb[j + 1]:
             return j
     return None
 
 
-def _premodifies(toks: tuple[_Tok, ...], a: int, b: int, text: str) -> bool:
+def _premodifies(toks: _Tokens, a: int, b: int, text: str) -> bool:
     """Is the date a modifier of a following noun? "the 2016 election", "Tuesday's caucus",
     "a Friday news dump"."""
-    if b < len(toks) and toks[b].low in ("’s", "'s"):
+    if b < toks.n and toks.low[b] in ("’s", "'s"):
         return True
     if text.endswith(("’s", "'s")):
         return True
-    return a > 0 and toks[a - 1].low in DETERMINERS
+    return a > 0 and toks.low[a - 1] in DETERMINERS
 
 
 _YEAR_NAME = re.compile(r"^(?:\d{4}|(?:this|last|next) year)(?:[’']s)?$", re.IGNORECASE)
@@ -715,7 +749,7 @@ _NEAR = 6
 
 def _event_of_date(
     sentence: str,
-    toks: tuple[_Tok, ...],
+    toks: _Tokens,
     a: int,
     b: int,
     lo: int,
@@ -727,57 +761,61 @@ def _event_of_date(
     on May 20") or before it ("the May 21 meeting", but not a year that names which of a
     recurring event it is: "the 2016 election", "the 2020 race"), or near its verb with no
     punctuation between)."""
-    text = sentence[toks[a].start : toks[b - 1].end]
+    low = toks.low
+    text = sentence[toks.start[a] : toks.end[b - 1]]
     if _premodifies(toks, a, b, text):
         head = _event_noun_after(toks, b, hi)
-        if head is not None and toks[head].low not in _WEAK_HEADS:
-            part = _part(sentence, toks, head, head + 1, event_key(toks[head].low))
+        if head is not None and low[head] not in _WEAK_HEADS:
+            part = _part(sentence, toks, head, head + 1, event_key(low[head]))
             return part, None, not _YEAR_NAME.match(text)
     # "the meeting on May 20", "a vote in March": an event noun before the date's preposition
-    if (
-        a >= 2
-        and toks[a - 1].low in ("on", "in", "at", "during", "for")
-        and (toks[a - 2].low in _EVENT_NOUNS)
-    ):
-        return _part(sentence, toks, a - 2, a - 1, event_key(toks[a - 2].low)), None, True
+    if a >= 2 and low[a - 1] in ("on", "in", "at", "during", "for") and low[a - 2] in _EVENT_NOUNS:
+        return _part(sentence, toks, a - 2, a - 1, event_key(low[a - 2])), None, True
     v = _governing_verb(toks, a, b, lo, hi)
     if v is not None:
         # "The explosion happened at 10:15", "Certification is due on March 21": an event noun
         # heading the verb's subject names the event better than its verb
         np = _noun_phrase_before(toks, v, lo) if v < a or v >= b else None
-        if np is not None and toks[np[1] - 1].low in _EVENT_NOUNS:
+        if np is not None and low[np[1] - 1] in _EVENT_NOUNS:
             head = np[1] - 1
-            return _part(sentence, toks, head, head + 1, event_key(toks[head].low)), None, True
-        if toks[v].low in _COPULAS:
+            return _part(sentence, toks, head, head + 1, event_key(low[head])), None, True
+        if low[v] in _COPULAS:
             v = None  # "is", "was" name no event
     if v is None:
         nouns = [
             i
             for i in range(lo, hi)
-            if toks[i].low in _EVENT_NOUNS
+            if low[i] in _EVENT_NOUNS
             and not a <= i < b
             # "according to a person briefed on the talks": the source's words date nothing
-            and not any(s <= toks[i].start < e for s, e in sources)
+            and not any(s <= toks.start[i] < e for s, e in sources)
         ]
         n = _nearest(nouns, a, b)
         if n is not None:
-            return _part(sentence, toks, n, n + 1, event_key(toks[n].low)), None, False
+            return _part(sentence, toks, n, n + 1, event_key(low[n])), None, False
         return None, None, False
-    if a > 0 and toks[a - 1].low in ("through", "until", "till", "thru"):
+    if a > 0 and low[a - 1] in ("through", "until", "till", "thru"):
         return _part(sentence, toks, v, v + 1, _verb_key(toks, v)), v, False  # a period's end
-    between = toks[v + 1 : a] if v < a else toks[b:v]
-    if v > a and between and between[0].text == ",":
-        between = between[1:]  # "On Friday, Liz Cheney issued"
-    near = len(between) <= _NEAR and all(t.is_word or t.text in "’'" for t in between)
+    first, stop = (v + 1, a) if v < a else (b, v)  # the tokens between the verb and the date
+    if v > a and first < stop and toks.text[first] == ",":
+        first += 1  # "On Friday, Liz Cheney issued"
+    near = stop - first <= _NEAR and all(
+        toks.word[k] or toks.text[k] in "’'" for k in range(first, stop)
+    )
     return _part(sentence, toks, v, v + 1, _verb_key(toks, v)), v, near
 
 
-def _is_speech(toks: tuple[_Tok, ...], i: int) -> bool:
-    return _event_class(lx.IRREGULAR_VERBS.get(toks[i].low, toks[i].low)) == "statement"
+def _is_speech(toks: _Tokens, i: int) -> bool:
+    return _is_speech_word(toks.low[i])
+
+
+@functools.lru_cache(maxsize=16384)
+def _is_speech_word(low: str) -> bool:
+    return _event_class(lx.IRREGULAR_VERBS.get(low, low)) == "statement"
 
 
 def _governing_verb(
-    toks: tuple[_Tok, ...], a: int, b: int, lo: int, hi: int, speech: bool = True
+    toks: _Tokens, a: int, b: int, lo: int, hi: int, speech: bool = True
 ) -> int | None:
     """The verb a figure or date at tokens [a, b) belongs to: the nearest before it in its
     clause ("pleaded guilty on Friday to giving" -> pleaded), unless the figure opens its
@@ -789,16 +827,19 @@ def _governing_verb(
     if not speech:
         verbs = [i for i in verbs if not _is_speech(toks, i)]
     before = [i for i in verbs if i < a]
+    if before:
+        low, word = toks.low, toks.word
+        opens = all(low[k] in _OPENERS or not word[k] for k in range(lo, a))
+        if not opens:
+            return before[-1]
     after = [i for i in verbs if i >= b]
-    opens = all(
-        t.low in PREPOSITIONS or t.low in DETERMINERS or t.low in ADVERBS or not t.is_word
-        for t in toks[lo:a]
-    )
-    if before and not opens:
-        return before[-1]
     if after:
         return after[0]
     return before[-1] if before else None
+
+
+# Words that may stand before a figure that opens its clause ("On Friday", "In all").
+_OPENERS = PREPOSITIONS | DETERMINERS | ADVERBS
 
 
 _ROLE_CUES = (
@@ -830,19 +871,60 @@ _ROLE_CUES = (
     ),
     ("record", re.compile(r"\b(?:a\s+)?record(?:-high|-low)?\s+(?:\w+\s+)?(?:of\s+)?$", re.I)),
 )
-_PART_AFTER = re.compile(r"^\s*(?:more|others?)?\s*of\s+(?:them|those|whom|which)\b", re.I)
+_PART_AFTER = re.compile(r"\s*(?:more|others?)?\s*of\s+(?:them|those|whom|which)\b", re.I)
+
+
+# A word every match of a cue holds (lower case). Searched for first: most figures have no
+# cue before them, and five regex searches cost more than these substring tests.
+_CUE_WORDS = (
+    "including",
+    "among",
+    "whom",
+    "which",
+    "them",
+    "those",
+    "goal",
+    "target",
+    "quota",
+    "aim",
+    "plan",
+    "hope",
+    "want",
+    "seek",
+    "sought",
+    "vow",
+    "pledge",
+    "promise",
+    "demand",
+    "call",
+    "estimate",
+    "project",
+    "forecast",
+    "expect",
+    "predict",
+    "record",
+)
+# The letters re.IGNORECASE matches to an ASCII letter that str.lower() does not lower to it
+# ("İ", "ı", "ſ", the Kelvin sign): where one is, every cue is tried.
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
 def _role(sentence: str, start: int, end: int) -> Part | None:
     before = sentence[max(0, start - 60) : start]
     offset = max(0, start - 60)
-    for role, cue in _ROLE_CUES:
-        m = cue.search(before)
-        if m:
-            text = m.group(0).strip()
-            at = offset + m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
-            return Part(text, at, at + len(text), role)
-    m = _PART_AFTER.match(sentence[end:])
+    low = before.lower()
+    if (
+        any(map(low.__contains__, _CUE_WORDS))
+        or not before.isascii()
+        and any(map(before.__contains__, _FOLDS_TO_ASCII))
+    ):
+        for role, cue in _ROLE_CUES:
+            m = cue.search(before)
+            if m:
+                text = m.group(0).strip()
+                at = offset + m.start() + (len(m.group(0)) - len(m.group(0).lstrip()))
+                return Part(text, at, at + len(text), role)
+    m = _PART_AFTER.match(sentence, end)
     if m:
         text = m.group(0).strip()
         at = end + (len(m.group(0)) - len(m.group(0).lstrip()))
@@ -868,35 +950,31 @@ def _words_key(words: list[str], soft: bool = False) -> str | None:
     return " ".join(keep) or None
 
 
-def _np_after(toks: tuple[_Tok, ...], j: int, hi: int, most: int = 3) -> int:
+def _np_after(toks: _Tokens, j: int, hi: int, most: int = 3) -> int:
     """End of the short noun phrase starting at token j (determiners skipped by the caller):
     up to `most` words, stopping at a preposition, conjunction, verb or punctuation."""
+    low, word, verb = toks.low, toks.word, toks.verb
     k = j
-    while (
-        k < hi
-        and k - j < most
-        and toks[k].is_word
-        and toks[k].low not in PREPOSITIONS
-        and not _is_verb(toks, k)
-    ):
-        if toks[k].low in CONJUNCTIONS:
+    while k < hi and k - j < most and word[k] and low[k] not in PREPOSITIONS and not verb[k]:
+        if low[k] in CONJUNCTIONS:
             # "state and local taxes": a conjunction between modifiers, not after the head
-            if k == j or k + 2 >= hi or not toks[k + 1].is_word or not toks[k + 2].is_word:
+            if k == j or k + 2 >= hi or not word[k + 1] or not word[k + 2]:
                 break
             most += 2
         k += 1
     return k
 
 
-def _skip_determiners(toks: tuple[_Tok, ...], j: int, hi: int) -> int:
-    while j < hi and (toks[j].low in DETERMINERS or toks[j].low in POSSESSIVE_PRONOUNS):
+def _skip_determiners(toks: _Tokens, j: int, hi: int) -> int:
+    low = toks.low
+    while j < hi and (low[j] in DETERMINERS or low[j] in POSSESSIVE_PRONOUNS):
         j += 1
     return j
 
 
 def _property(
     sentence: str,
-    toks: tuple[_Tok, ...],
+    toks: _Tokens,
     kind: str,
     counted: tuple[int, int] | None,
     a: int,
@@ -917,17 +995,17 @@ def _property(
     if counted is not None:
         ca = _index_at(toks, counted[0])
         cb = _index_at(toks, counted[1] - 1) + 1
-        unit_only = cb - ca == 1 and is_unit(toks[ca].low)
+        unit_only = cb - ca == 1 and is_unit(toks.low[ca])
         if ca < cb and not unit_only:
             cb2 = cb
-            if cb < hi and toks[cb].low in ("of", "in") and kind in ("count", "percent", "rate"):
+            if cb < hi and toks.low[cb] in ("of", "in") and kind in ("count", "percent", "rate"):
                 j = _skip_determiners(toks, cb + 1, hi)
                 k = _np_after(toks, j, hi)
                 if k > j:
                     cb2 = k
-            words = [t.text for t in toks[ca:cb] if t.is_word]
+            words = [w for w, word in zip(toks.text[ca:cb], toks.word[ca:cb], strict=True) if word]
             if all(w.lower().endswith("ly") for w in words) or (
-                cb2 == cb and toks[cb - 1].low in lx.EMPTY_HEADS
+                cb2 == cb and toks.low[cb - 1] in lx.EMPTY_HEADS
             ):
                 return None  # "23 currently held", "3 times": no noun says what is counted
             # the key is the counted noun phrase's; an "of/in" phrase after it only reads
@@ -935,43 +1013,43 @@ def _property(
     if kind not in ("money", "percent", "ratio") and not unit_only:
         return None
     # "200lbs of flour", "3 gallons of water": what the unit measures
-    j = b + (b < hi and toks[b].text == ".")
-    if unit_only and j < hi and toks[j].low == "of":
+    j = b + (b < hi and toks.text[b] == ".")
+    if unit_only and j < hi and toks.low[j] == "of":
         k0 = _skip_determiners(toks, j + 1, hi)
         k = _np_after(toks, k0, hi)
         if k > k0:
-            return _part(sentence, toks, k0, k, _words_key([t.text for t in toks[k0:k]]))
+            return _part(sentence, toks, k0, k, _words_key(toks.text[k0:k]))
     # "$25 million in refunds", "$360,000 a week on overtime"
     j = b
     if (
         j + 1 < hi
-        and toks[j].low in ("a", "an", "per", "each", "every")
-        and toks[j + 1].low in (lx.RATE_PERIODS)
+        and toks.low[j] in ("a", "an", "per", "each", "every")
+        and toks.low[j + 1] in (lx.RATE_PERIODS)
     ):
         j += 2
-    if kind == "money" and j < hi and toks[j].low in ("in", "for", "on"):
+    if kind == "money" and j < hi and toks.low[j] in ("in", "for", "on"):
         k0 = _skip_determiners(toks, j + 1, hi)
         k = _np_after(toks, k0, hi)
-        if k > k0 and toks[k0].low not in lx.MONTHS:
-            return _part(sentence, toks, k0, k, _words_key([t.text for t in toks[k0:k]], True))
+        if k > k0 and toks.low[k0] not in lx.MONTHS:
+            return _part(sentence, toks, k0, k, _words_key(toks.text[k0:k], True))
     # "a penalty of $151,000", "a bond measure worth $1.3 billion"
-    if a >= 2 and toks[a - 1].low in ("of", "worth", "at", "totaling", "totalling"):
+    if a >= 2 and toks.low[a - 1] in ("of", "worth", "at", "totaling", "totalling"):
         np = _noun_phrase_before(toks, a - 1, lo)
         if np:
-            words = [t.text for t in toks[slice(*np)]]
+            words = toks.text[slice(*np)]
             return _part(sentence, toks, np[0], np[1], _words_key(words, True))
     # the clause's subject: "revenue rose to $4 billion", "the posted limit on the bridge is"
     if verb is not None and verb < a:
         np = _noun_phrase_before(toks, verb, lo)
         if np is not None:
             x, y = np
-            while x < y and toks[x].low.endswith(("’s", "'s")):
+            while x < y and toks.low[x].endswith(("’s", "'s")):
                 x += 1  # "the company's revenue": whose is the subject, not the property
-            named = any(t.text[:1].isupper() for t in toks[x:y] if t is not toks[0])
+            named = any(toks.text[k][:1].isupper() for k in range(x, y) if k != 0)
             if named and kind in ("percent", "ratio"):
                 return None  # "Sarah Palin earned 10 percent": whose share, not what of
-            if x < y and not (y - x == 1 and toks[x].low in PRONOUNS):
-                return _part(sentence, toks, x, y, _words_key([t.text for t in toks[x:y]], True))
+            if x < y and not (y - x == 1 and toks.low[x] in PRONOUNS):
+                return _part(sentence, toks, x, y, _words_key(toks.text[x:y], True))
     return None
 
 
@@ -986,7 +1064,7 @@ def is_unit(word: str) -> bool:
 
 def _scope(
     sentence: str,
-    toks: tuple[_Tok, ...],
+    toks: _Tokens,
     b: int,
     hi: int,
     lo: int,
@@ -996,7 +1074,7 @@ def _scope(
 ) -> Part | None:
     """Another date of the clause (its key: the date's first day), else a place or condition
     phrase right after the figure: "in the wreckage", "on the embankment", "before braking"."""
-    lo_off, hi_off = toks[lo].start if lo < len(toks) else 0, toks[hi - 1].end if hi else 0
+    lo_off, hi_off = toks.start[lo] if lo < toks.n else 0, toks.end[hi - 1] if hi else 0
     in_clause = [
         d
         for d in dates
@@ -1006,40 +1084,40 @@ def _scope(
         d = min(in_clause, key=lambda d: abs(d[0] - own[0]))
         return Part(sentence[d[0] : d[1]], d[0], d[1], d[2])
     j = b
-    while j < hi and (toks[j].low in _AUX or toks[j].low in ADVERBS or _is_verb(toks, j)):
+    while j < hi and (toks.low[j] in _AUX or toks.low[j] in ADVERBS or toks.verb[j]):
         j += 1
-    if j < hi and toks[j].low in ("in", "on", "at", "inside", "outside", "near", "before", "after"):
+    if j < hi and toks.low[j] in ("in", "on", "at", "inside", "outside", "near", "before", "after"):
         k = j + 1
-        while k < hi and toks[k].low in DETERMINERS:
+        while k < hi and toks.low[k] in DETERMINERS:
             k += 1
         m = k
         while (
             m < hi
             and m - k < 3
-            and toks[m].is_word
-            and toks[m].low not in PREPOSITIONS
-            and (toks[m].low not in CONJUNCTIONS)
-            and not _is_verb(toks, m)
+            and toks.word[m]
+            and toks.low[m] not in PREPOSITIONS
+            and (toks.low[m] not in CONJUNCTIONS)
+            and not toks.verb[m]
         ):
             m += 1
         if m > k:
-            key = f"{toks[j].low} " + (_words_key([t.text for t in toks[k:m]]) or "")
+            key = f"{toks.low[j]} " + (_words_key(toks.text[k:m]) or "")
             return _part(sentence, toks, j, m, key.strip())
     return None
 
 
-def _place_between(sentence: str, toks: tuple[_Tok, ...], i: int, a: int) -> Part | None:
+def _place_between(sentence: str, toks: _Tokens, i: int, a: int) -> Part | None:
     """A named place between a date's verb and the date: "campaigning in San Francisco on
     Sunday", "spoke at the Capitol on Friday"."""
     for j in range(i + 1, a - 1):
-        if toks[j].low not in ("in", "at"):
+        if toks.low[j] not in ("in", "at"):
             continue
         k = _skip_determiners(toks, j + 1, a)
         m = k
-        while m < a and toks[m].is_word and toks[m].text[:1].isupper():
+        while m < a and toks.word[m] and toks.text[m][:1].isupper():
             m += 1
         if m > k:
-            key = f"{toks[j].low} " + " ".join(t.low for t in toks[k:m])
+            key = f"{toks.low[j]} " + " ".join(toks.low[k:m])
             return _part(sentence, toks, j, m, key)
     return None
 
@@ -1059,7 +1137,7 @@ def frame_of(
     sentence's date claims; sources: spans that name a claim's source; unit: the unit the
     quantity finder read."""
     toks = _tokens(sentence)
-    if not toks:
+    if not toks.n:
         return Frame()
     a = _index_at(toks, start)
     b = _index_at(toks, end - 1) + 1
@@ -1075,7 +1153,7 @@ def frame_of(
         prop = _property(sentence, toks, kind, counted, a, b, lo, hi, verb, unit)
         if verb is not None:
             event = _part(sentence, toks, verb, verb + 1, _verb_key(toks, verb))
-    if kind == "age" and a >= 2 and toks[a - 1].text == ",":
+    if kind == "age" and a >= 2 and toks.text[a - 1] == ",":
         # "Malia, 16", "Jane Roe, 46,": the name before the comma
         np = _noun_phrase_before(toks, a - 1, max(0, a - 6))
         if np:

@@ -7,6 +7,7 @@ end to end in tests/integration/test_fact_identity.py."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lake.schemas import FRAME_PARTS, FRAME_ROLES
+from lake.silver import frames
 from lake.silver.extract import extract_claims
 from lake.silver.frames import event_key, frame_of
 
@@ -332,3 +334,49 @@ def test_a_compound_names_one_event_with_or_without_its_hyphen(closed, hyphenate
         f"Braley spoke at a {closed} in January.", f"Braley spoke at a {hyphenated} in January."
     )
     assert fact_of(facts, "January")["article_count"] == 2
+
+
+# The tokenizer as first written, with backtracking: the faster one must find the same tokens.
+_TOKEN_AS_WRITTEN = re.compile(r"[^\W\d_](?:[\w'’.-]*\w)?|\d[\d,.:]*\d|\d|[^\w\s]")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZé²_9,.:'’-( \t\n\u0301$%"), max_size=40) | st.text())
+def test_tokens_are_the_tokenizer_as_first_written(text):
+    found = [m.span() for m in frames._TOKEN.finditer(text)]
+    assert found == [m.span() for m in _TOKEN_AS_WRITTEN.finditer(text)]
+
+
+def _role_trying_every_cue(sentence: str, start: int, end: int):
+    before = sentence[max(0, start - 60) : start]
+    for role, cue in frames._ROLE_CUES:
+        if m := cue.search(before):
+            text = m.group(0).strip()
+            at = max(0, start - 60) + m.start() + len(m.group(0)) - len(m.group(0).lstrip())
+            return frames.Part(text, at, at + len(text), role)
+    if m := re.match(
+        r"\s*(?:more|others?)?\s*of\s+(?:them|those|whom|which)\b", sentence[end:], re.I
+    ):
+        text = m.group(0).strip()
+        at = end + len(m.group(0)) - len(m.group(0).lstrip())
+        return frames.Part(text, at, at + len(text), "part")
+    return None
+
+
+_CUE_TEXT = st.sampled_from(
+    ["including", "among them", "of whom", "a goal of", "plans to", "called for", "estimated",
+     "projected", "a record", "INCLUDING", "İncluding", "ſought to", "Kelvin", "ıncluding", "the",
+     "about", "some", "’s", ",", "30", "more", "of them", "troops"]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_CUE_TEXT, max_size=14), st.lists(_CUE_TEXT, max_size=4))
+def test_role_is_the_first_cue_that_matches(before, after):
+    """The cue words tried first only pass over cues that cannot match."""
+    head = " ".join(before) + " "
+    sentence = head + "25 " + " ".join(after)
+    start = len(head)
+    assert frames._role(sentence, start, start + 2) == _role_trying_every_cue(
+        sentence, start, start + 2
+    )
