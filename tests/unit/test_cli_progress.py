@@ -7,7 +7,7 @@ import json
 import re
 import time
 
-from claimhouse import cli
+from claimhouse import common as cli
 
 
 def test_without_a_terminal_each_step_is_a_timestamped_line_and_a_quiet_step_beats(capsys):

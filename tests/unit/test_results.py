@@ -91,7 +91,7 @@ def test_every_value_survives_either_layout(table, width):
 def test_a_piped_table_wider_than_80_columns_is_printed_whole(capsys):
     """rich caps a print's width at its console's, 80 columns when stdout is a pipe: the CLI's
     tables (validate, maintain) must still reach a script uncut."""
-    from claimhouse.cli import _print_rows
+    from claimhouse.output import _print_rows
 
     columns = ["table", "files compacted", "into", "files vacuumed", "files now", "version"]
     rows = [["gold_intermediate.claims_reconciled", "12", "1", "30", "1", "41"]]

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claimhouse import cli
-from claimhouse.cli import OutputFormat, _shell, _split_statements, _SqlFailed
+from claimhouse import common as cli
+from claimhouse.output import OutputFormat
+from claimhouse.sql import _shell, _split_statements, _SqlFailed
 
 
 def test_statements_end_at_semicolons_outside_quotes_and_comments():
