@@ -290,13 +290,14 @@ def maintain(warehouse: WarehouseOpt = None, master: MasterOpt = None) -> None:
 
 
 def compile_contracts(
-    check: Annotated[
-        bool, typer.Option("--check", help="Only report suites out of date (exit 1 if any)")
-    ] = False,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder to write <table>.json into [expectations/suites]"),
+    ] = None,
 ) -> None:
-    """Compile expectations/contracts/*.yml into the Great Expectations suites committed under
-    expectations/suites/ (what each run validates with, readable in review)."""
-    from lake.contracts.compile import SUITES_DIR, compile_suites, stale_suites
+    """Compile expectations/contracts/*.yml into the Great Expectations suites each run
+    validates with, to read them: runs build their own from the contracts every time."""
+    from lake.contracts.compile import SUITES_DIR, compile_suites
     from lake.contracts.spec import load_contracts
     from lake.storage import LakeError
 
@@ -304,17 +305,7 @@ def compile_contracts(
         contracts = load_contracts()
     except LakeError as exc:
         raise _fail(str(exc), EXIT_USAGE) from exc
-    if check:
-        stale = stale_suites(contracts)
-        if stale:
-            raise _fail(
-                f"suites out of date with their contracts: {', '.join(stale)}; "
-                "run `claimhouse compile-contracts` and commit expectations/suites/",
-                EXIT_DATA,
-            )
-        out.print(f"{len(contracts)} suites in {SUITES_DIR} match their contracts")
-        return
-    for path, changed in compile_suites(contracts).items():
+    for path, changed in compile_suites(contracts, out_dir or SUITES_DIR).items():
         out.print(f"{'wrote' if changed else 'unchanged'} {path}")
 
 

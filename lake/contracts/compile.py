@@ -217,6 +217,8 @@ def build_suite(contract: Contract) -> ExpectationSuite:
     return suite
 
 
+# Where `claimhouse compile-contracts` writes the suites for a reader to look at (gitignored):
+# runs build theirs from the contracts every time (lake.contracts.run).
 SUITES_DIR = REPO_ROOT / "expectations" / "suites"
 
 
@@ -257,14 +259,3 @@ def compile_suites(contracts: dict[str, Contract], out: Path = SUITES_DIR) -> di
         if changed[path]:
             path.write_text(text, encoding="utf-8")
     return changed
-
-
-def stale_suites(contracts: dict[str, Contract], out: Path = SUITES_DIR) -> list[str]:
-    """Tables whose committed suite differs from what their contract compiles to."""
-    stale = []
-    for table, contract in sorted(contracts.items()):
-        path = out / f"{table}.json"
-        text = _suite_text(contract)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            stale.append(table)
-    return stale

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -237,25 +236,22 @@ def test_a_teams_own_odcs_contract_loads_with_the_standards_own_metrics(tmp_path
     ]
 
 
-def test_the_committed_ge_suites_match_their_contracts():
-    from lake.contracts.compile import stale_suites
-
-    assert stale_suites(load_contracts()) == [], "run `claimhouse compile-contracts`"
-
-
-def test_an_edited_contract_makes_its_committed_suite_stale(tmp_path):
-    from lake.contracts.compile import SUITES_DIR, compile_suites, stale_suites
+def test_compiled_suites_follow_their_contracts(tmp_path):
+    """Suites are generated, never committed: each contract compiles to one suite file, and a
+    change to a rule (not to a description, which GE does not hold) changes its suite."""
+    from lake.contracts.compile import compile_suites
 
     contracts = load_contracts()
     suites = tmp_path / "suites"
-    shutil.copytree(SUITES_DIR, suites)
+    written = compile_suites(contracts, suites)
+    assert sorted(p.name for p in written) == sorted(f"{t}.json" for t in contracts)
+    assert all(written.values())
     edited = contracts["bronze.articles"].model_copy(update={"description": "edited"})
-    assert stale_suites({"bronze.articles": edited}, suites) == []  # description: not in GE
+    assert compile_suites({"bronze.articles": edited}, suites) == {
+        suites / "bronze.articles.json": False
+    }
     loosened = contracts["gold.facts"].model_copy(update={"row_rules": []})
-    assert stale_suites({"gold.facts": loosened}, suites) == ["gold.facts"]
-    changed = compile_suites({"gold.facts": loosened}, suites)
-    assert changed == {suites / "gold.facts.json": True}
-    assert stale_suites({"gold.facts": loosened}, suites) == []
+    assert compile_suites({"gold.facts": loosened}, suites) == {suites / "gold.facts.json": True}
 
 
 def test_the_shipped_contracts_are_valid_odcs_by_the_standards_own_schema_and_model():
