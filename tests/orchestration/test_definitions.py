@@ -42,10 +42,14 @@ SILVER_CONTRACT_CHECKS = {
     "dates_have_provenance",
     "frame_parts_in_sentence",
     "kind_allowed_values",
+    "kind_not_null",
     "qualifier_allowed_values",
+    "qualifier_not_null",
     "range_has_both_ends",
     "span_matches_body",
     "times_in_utc_minutes",
+    "value_finite",
+    "value_present",
 }
 
 # A rename shows up here in review.
