@@ -7,12 +7,13 @@ event count), then in one process: read and parse every file with bronze's parse
 content), extract claims with silver's extractor, reconcile them into facts with the rules of
 lake.silver.stories (story grouping, re-done here with Python loops) and of
 dbt_project/models (intervals, support by independent source, ranking, value groups, status),
-and write articles, claims and facts as JSON Lines. No contracts (so no quarantine: the few
-claims silver.claims' contract would quarantine are reconciled here), no table history, no
-recovery: the floor claimhouse's overheads are measured against.
+and write articles, claims and facts as JSON Lines. No contracts (the contract's rules are
+Spark SQL, so no quarantine: the few claims silver.claims' contract quarantines are reconciled
+here), no table history, no recovery: the floor claimhouse's overheads are measured against.
 
 Compare `total_s` with pipeline.py's at the same N for the claimhouse / baseline ratio; the
-fact and status counts must equal gold's (a check that the baseline does the same work).
+fact and status counts must equal gold's, but for facts of those claims (a check that the
+baseline does the same work).
 """
 
 from __future__ import annotations
