@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import math
 import re
 import time
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 
-from lake.schemas import KINDS, QUALIFIERS
 from lake.silver import lexicon as lx
 from lake.silver.attribution import Attribution, find_attributions, outlet_positions
 from lake.silver.dates import find_dates
@@ -499,34 +497,3 @@ def _dates_the_statement(sentence: str, at: int, cues: list[Attribution]) -> boo
         if _STATEMENT_GAP.match(gap) and not _CLAUSE_IN_GAP.search(gap):
             return True
     return False
-
-
-def problems(claim: dict, body: str) -> list[str]:
-    """Rules a claim row must satisfy to enter silver.claims; each failure names its rule."""
-    found = []
-    start, end = claim.get("char_start"), claim.get("char_end")
-    if start is None or end is None or not 0 <= start < end <= len(body):
-        found.append("span_in_body: char_start/char_end outside the article body")
-    elif body[start:end] != claim.get("claim_text"):
-        found.append("span_matches_text: body[char_start:char_end] != claim_text")
-    if claim.get("kind") not in KINDS:
-        found.append(f"kind_allowed: {claim.get('kind')!r} not in {KINDS}")
-    if claim.get("qualifier") not in QUALIFIERS:
-        found.append(f"qualifier_allowed: {claim.get('qualifier')!r}")
-    value = claim.get("value")
-    lower, upper = claim.get("lower"), claim.get("upper")
-    if value is not None and (math.isnan(value) or math.isinf(value)):
-        found.append("value_finite: value is NaN or infinite")
-    if claim.get("kind") != "date" and value is None and claim.get("qualifier") == "range":
-        if lower is None or upper is None or not lower < upper:
-            found.append("range_bounds: a range needs a lower end below its upper end")
-    elif claim.get("kind") != "date" and value is None and claim.get("qualifier") != "vague":
-        found.append("value_present: a non-vague quantity has no value")
-    if value is not None and (
-        (lower is not None and lower > value + 1e-9) or (upper is not None and upper < value - 1e-9)
-    ):
-        found.append("bounds_contain_value: lower <= value <= upper violated")
-    attribution = claim.get("attribution")
-    if attribution is not None and attribution not in body:
-        found.append("attribution_in_body: attribution text does not occur in the article")
-    return found

@@ -24,7 +24,7 @@ from lake.schemas import (
     SILVER_CLAIMS_QUARANTINE,
     SILVER_EXTRACTIONS,
 )
-from lake.silver.extract import EXTRACTOR_VERSION, ExtractionTimeout, extract_claims, problems
+from lake.silver.extract import EXTRACTOR_VERSION, ExtractionTimeout, extract_claims
 from lake.storage import Lake
 
 _EXTRACTED = StructType(
@@ -104,10 +104,10 @@ def article_rows(
     outlet: str | None,
     budget: Budget,
 ) -> list[dict]:
-    """One article's claim rows, each with the rules it broke; or, when the extractor raises
-    or runs past the article's time budget, a single row naming the error. An article with
-    more claims than the budget has every claim quarantined under CLAIM_BUDGET_RULE. Never
-    raises."""
+    """One article's claim rows; or, when the extractor raises or runs past the article's time
+    budget, a single row naming the error. An article with more claims than the budget has
+    every claim quarantined under CLAIM_BUDGET_RULE; the rules of single rows are the
+    contract's, checked on the batch (publish_extracted). Never raises."""
     seconds = budget.seconds_per_100kb * max(1.0, len(body) / 100_000)
     try:
         claims = extract_claims(
@@ -121,12 +121,7 @@ def article_rows(
             if len(claims) > budget.claims
             else []
         )
-        rows = []
-        for claim in claims:
-            row = claim.as_row()
-            row["rules_broken"] = problems(row, body) + over
-            rows.append(row)
-        return rows
+        return [{**claim.as_row(), "rules_broken": over} for claim in claims]
     except Exception as err:  # one article must not stop the run: it is logged instead
         if isinstance(err, ExtractionTimeout):
             why = f"{err} ({seconds:.1f} s for {len(body):,} characters)"

@@ -88,7 +88,7 @@ def test_every_rule_of_the_shipped_contract_passes_on_the_seeds(spark, seeded, s
     lake, contracts, claims = seeded
     report = seed_report
     assert [r.rule for r in report.failed()] == []
-    assert len(report.results) == 18
+    assert len(report.results) == 22
     assert {r.element_count for r in report.results} == {claims.count()}
     assert report.contract == "expectations/contracts/silver.claims.yml"
     assert report.data_docs is not None and report.data_docs.is_file()
@@ -130,25 +130,111 @@ def test_rows_breaking_quarantine_rules_are_split_off_by_rule(spark, seeded, bad
         ids["named"]: ["attribution_present"],
         ids["span"]: ["span_matches_body"],
         ids["clock"]: ["times_in_utc_minutes"],
+        ids["attributed"]: ["attribution_in_body"],
     }
-    assert good.count() == claims.count() - 3
+    assert good.count() == claims.count() - 4
     assert good.columns == claims.columns
-    stored = lake.read("silver.claims_quarantine").where(
-        F.col("claim_id").isin(ids["named"], ids["span"], ids["clock"])
-    )
+    stored = lake.read("silver.claims_quarantine").where(F.col("claim_id").isin(*ids.values()))
     assert {r["claim_id"]: list(r["rules_broken"]) for r in stored.collect()} == broken
 
 
-def test_a_warn_rule_is_only_recorded(spark, seeded, bad_batch):
+def test_a_warn_rule_is_only_recorded(spark, seeded):
     lake, contracts, _ = seeded
-    ids, batch, report = bad_batch
-    warned = report.result("attribution_in_body")
-    assert (warned.severity, warned.passed, warned.unexpected_count) == ("warn", False, 1)
-    assert warned.unexpected_sample[0]["attribution"] == "A Source Nowhere In The Text"
-    good, _ = apply_severities(
-        spark, lake, contracts["silver.claims"], batch, report, write_quarantine=False
+    articles = lake.read("bronze.articles")
+    miscounted = articles.first()["article_id"]
+    batch = articles.withColumn(
+        "char_count",
+        F.when(F.col("article_id") == miscounted, F.col("char_count") + 1).otherwise(
+            F.col("char_count")
+        ),
     )
-    assert good.where(F.col("claim_id") == ids["attributed"]).count() == 1
+    contract = contracts["bronze.articles"]
+    report = validate(spark, lake, contract, batch, "c5", data_docs=False)
+    warned = report.result("char_count_matches_body")
+    assert (warned.severity, warned.passed, warned.unexpected_count) == ("warn", False, 1)
+    assert warned.unexpected_sample[0]["article_id"] == miscounted
+    good, quarantined = apply_severities(spark, lake, contract, batch, report)
+    assert good is batch and quarantined is None
+
+
+# A bad row for each claim rule, as (rule, columns it gets as SQL over the claim and its
+# article's `body`). The span rows look right to a bare substring, which clamps offsets.
+CLAIM_FAULTS = [
+    ("span_matches_body", {"char_start": "CAST(NULL AS INT)"}),
+    ("span_matches_body", {"char_start": "-1", "claim_text": "substring(body, 1, char_end + 1)"}),
+    (
+        "span_matches_body",
+        {"char_end": "length(body) + 5", "claim_text": "substring(body, char_start + 1)"},
+    ),
+    ("span_matches_body", {"char_end": "char_start", "claim_text": "''"}),
+    ("span_matches_body", {"claim_text": "concat(claim_text, '!')"}),
+    ("kind_allowed_values", {"kind": "'weight'"}),
+    ("kind_not_null", {"kind": "CAST(NULL AS STRING)"}),
+    ("qualifier_allowed_values", {"qualifier": "'roughly'"}),
+    ("qualifier_not_null", {"qualifier": "CAST(NULL AS STRING)"}),
+    ("value_finite", {"value": "double('NaN')", "lower": "NULL", "upper": "NULL"}),
+    ("value_finite", {"value": "double('-Infinity')", "lower": "NULL", "upper": "NULL"}),
+    (
+        "value_finite",
+        {"qualifier": "'range'", "value": "NULL", "lower": "1.0", "upper": "double('NaN')"},
+    ),
+    (
+        "range_has_both_ends",
+        {"qualifier": "'range'", "value": "NULL", "lower": "5.0", "upper": "3.0"},
+    ),
+    (
+        "range_has_both_ends",
+        {"qualifier": "'range'", "value": "NULL", "lower": "5.0", "upper": "NULL"},
+    ),
+    ("value_present", {"value": "NULL", "lower": "NULL", "upper": "NULL"}),
+    ("bounds_contain_value", {"value": "10.0", "lower": "20.0", "upper": "30.0"}),
+    ("attribution_in_body", {"attribution": "'A Source Nowhere In The Text'"}),
+]
+
+
+def test_each_claim_rule_quarantines_its_bad_row_under_its_name(spark, seeded):
+    lake, contracts, claims = seeded
+    plain = "kind NOT IN ('date', 'time') AND value IS NOT NULL"
+    ids = [r[0] for r in claims.where(plain).orderBy("claim_id").select("claim_id").collect()]
+    assert len(ids) >= len(CLAIM_FAULTS)
+    batch = claims.join(lake.read("bronze.articles").select("article_id", "body"), "article_id")
+    for claim_id, (_, columns) in zip(ids, CLAIM_FAULTS, strict=False):
+        for column, sql in columns.items():
+            faulty = F.col("claim_id") == claim_id
+            batch = batch.withColumn(column, F.when(faulty, F.expr(sql)).otherwise(F.col(column)))
+    batch = batch.select(*claims.columns).persist()
+    contract = contracts["silver.claims"]
+    report = validate(spark, lake, contract, batch, "c6", data_docs=False)
+    good, quarantined = apply_severities(
+        spark, lake, contract, batch, report, write_quarantine=False
+    )
+    broken = {r["claim_id"]: set(r["rules_broken"]) for r in quarantined.collect()}
+    batch.unpersist()
+    assert set(broken) == set(ids[: len(CLAIM_FAULTS)])
+    for claim_id, (rule, columns) in zip(ids, CLAIM_FAULTS, strict=False):
+        assert rule in broken[claim_id], (rule, columns, broken[claim_id])
+    assert good.count() == claims.count() - len(CLAIM_FAULTS)
+
+
+def test_a_clock_time_with_no_utc_value_is_a_claim_not_a_fault(spark, seeded):
+    """ "at 10 p.m." with no zone the article gives: unresolved, as a date can be."""
+    lake, contracts, claims = seeded
+    (claim_id,) = [
+        r[0] for r in claims.where("kind = 'count'").orderBy("claim_id").limit(1).collect()
+    ]
+    timeless = {"kind": "'time'", "unit": "NULL", "value": "NULL", "lower": "NULL", "upper": "NULL"}
+    batch = claims.join(lake.read("bronze.articles").select("article_id", "body"), "article_id")
+    for column, sql in timeless.items():
+        faulty = F.col("claim_id") == claim_id
+        batch = batch.withColumn(column, F.when(faulty, F.expr(sql)).otherwise(F.col(column)))
+    batch = batch.select(*claims.columns)
+    contract = contracts["silver.claims"]
+    report = validate(spark, lake, contract, batch, "c7", data_docs=False)
+    good, quarantined = apply_severities(
+        spark, lake, contract, batch, report, write_quarantine=False
+    )
+    assert quarantined is None  # nothing to quarantine
+    assert good.where(F.col("claim_id") == claim_id).count() == 1
 
 
 def test_a_broken_fail_rule_raises_naming_table_rule_and_count(spark, seeded):
@@ -186,10 +272,10 @@ def test_results_of_every_rule_are_recorded(spark, seeded, seed_report, bad_batc
     record_results(spark, lake, seed_report, "c1")
     record_results(spark, lake, bad_batch[2], "c2")
     audit = lake.read(AUDIT_DQ_RESULTS.name)
-    # extract_new in the fixture already recorded its batch's 18 results under c1 (and the
+    # extract_new in the fixture already recorded its batch's 22 results under c1 (and the
     # fixture's ingest bronze's 8).
-    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 36
-    assert audit.where("run_id = 'c2'").count() == 18
+    assert audit.where("run_id = 'c1' AND table_name = 'silver.claims'").count() == 44
+    assert audit.where("run_id = 'c2'").count() == 22
     rows = audit.collect()
     assert {(r["run_id"], r["passed"]) for r in rows} == {("c1", True), ("c2", True), ("c2", False)}
     span = next(r for r in rows if r["run_id"] == "c2" and r["rule"] == "span_matches_body")

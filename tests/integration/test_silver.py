@@ -98,7 +98,7 @@ def test_rows_breaking_a_rule_are_quarantined_not_dropped(spark, lake, tmp_path)
         tmp_path,
         lambda base: [
             {**base, "claim_id": "c-good"},
-            {**base, "claim_id": "c-bad", "rules_broken": ["span_matches_text: body differs"]},
+            {**base, "claim_id": "c-bad", "rules_broken": ["claims_per_article: over the budget"]},
             {**base, "claim_id": "c-null", "rules_broken": None},
         ],
     )
@@ -110,7 +110,7 @@ def test_rows_breaking_a_rule_are_quarantined_not_dropped(spark, lake, tmp_path)
         for r in lake.read(SILVER_CLAIMS_QUARANTINE.name).collect()
     }
     assert quarantined == {
-        "c-bad": ["span_matches_text: body differs"],
+        "c-bad": ["claims_per_article: over the budget"],
         "c-null": ["rules_evaluated: no rule result for this row"],
     }
 

@@ -42,10 +42,14 @@ SILVER_CONTRACT_CHECKS = {
     "dates_have_provenance",
     "frame_parts_in_sentence",
     "kind_allowed_values",
+    "kind_not_null",
     "qualifier_allowed_values",
+    "qualifier_not_null",
     "range_has_both_ends",
     "span_matches_body",
     "times_in_utc_minutes",
+    "value_finite",
+    "value_present",
 }
 
 # A rename shows up here in review.
@@ -117,9 +121,9 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
     checks = {(c.asset_key.to_user_string(), c.name) for c in graph.asset_check_keys}
     assert ("gold/facts", "unique_facts_fact_id") in checks
     # dbt data tests on the marts (4 key tests; not the intermediate models' `internal` ones,
-    # which the pipeline's build leaves out) plus one check per contract rule (43,
+    # which the pipeline's build leaves out) plus one check per contract rule (47,
     # expectations/contracts/). The marts' row rules are Delta constraints, not checks.
-    assert len(checks) == 47
+    assert len(checks) == 51
     assert not any(name.startswith("unique_int_") for _, name in checks)
     by_asset = {}
     for key, name in checks:
@@ -254,7 +258,7 @@ def test_the_daily_validation_job_checks_every_contracted_table(spark, definitio
     recorded = (
         Lake(spark, warehouse).read("audit.dq_results").where(F.col("run_id") == result.run_id)
     )
-    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 43
+    assert recorded.count() == sum(t["rules"] for t in summary.values()) == 47
 
 
 @pytest.mark.slow

@@ -105,8 +105,8 @@ def test_the_shipped_contracts_load():
     names = {r.name: r.severity for r in rules(contracts["silver.claims"])}
     assert names["claim_id_unique"] == "fail"
     assert names["article_exists"] == names["span_matches_body"] == "quarantine"
-    assert names["attribution_in_body"] == "warn"
     assert names["kind_allowed_values"] == names["attribution_present"] == "quarantine"
+    assert names["attribution_in_body"] == names["value_present"] == "quarantine"
     articles = {r.name: r.severity for r in rules(contracts["bronze.articles"])}
     assert articles == {
         "article_id_not_null": "fail",

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from lake.bronze.parse import normalize_body
-from lake.silver.extract import extract_claims, problems
+from lake.silver.extract import extract_claims
 from lake.silver.quantities import words_to_number
 
 from ..conftest import SEEDS
@@ -148,7 +148,7 @@ def test_other_beats(sentence, text, kind, value, qualifier, unit):
     claims = extract_claims("a1", sentence)
     c = find(claims, text)
     assert (c.kind, c.value, c.qualifier, c.unit) == (kind, value, qualifier, unit)
-    assert problems(c.as_row(), sentence) == []
+    assert sentence[c.char_start : c.char_end] == c.claim_text
 
 
 @pytest.mark.parametrize(
@@ -213,25 +213,6 @@ def test_claim_ids_are_stable():
 )
 def test_words_to_number(words, value):
     assert words_to_number(words) == value
-
-
-def test_problems_name_their_rule():
-    row = {
-        "char_start": 0,
-        "char_end": 5,
-        "claim_text": "xxxxx",
-        "kind": "count",
-        "qualifier": "exact",
-        "value": 5.0,
-        "lower": 6.0,
-        "upper": 5.0,
-        "attribution": "nobody",
-    }
-    assert [p.split(":")[0] for p in problems(row, "About 5 troops")] == [
-        "span_matches_text",
-        "bounds_contain_value",
-        "attribution_in_body",
-    ]
 
 
 @pytest.mark.parametrize(
