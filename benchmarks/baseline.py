@@ -40,7 +40,7 @@ from lake.bronze.parse import parse_file
 from lake.schemas import FRAME_PARTS
 from lake.silver import stories as S
 from lake.silver.extract import extract_claims
-from lake.synthetic.generate import generate
+from synthetic.generate import generate
 
 _EPOCH = date(1970, 1, 1)
 # Gold's settings, read from their one home: the dbt project's vars.

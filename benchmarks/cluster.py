@@ -26,7 +26,7 @@ from evaluation.compare import gold_differences
 from lake.config import load_settings
 from lake.spark import get_spark
 from lake.standalone import standalone_cluster
-from lake.synthetic.generate import generate
+from synthetic.generate import generate
 
 CLAIMHOUSE = str(Path(sys.executable).parent / "claimhouse")
 

@@ -2,12 +2,12 @@
 corpus.
 
     PYTHONPATH=<checkout> .venv/bin/python benchmarks/extractor_speed.py --basil <BASIL repo>
-    .venv/bin/python -m lake.synthetic.generate --articles 1000 --events 100 --seed 23 --out /tmp/c
+    .venv/bin/python -m synthetic.generate --articles 1000 --events 100 --seed 23 --out /tmp/c
     PYTHONPATH=<checkout> .venv/bin/python benchmarks/extractor_speed.py /tmp/c
 
 `--basil`: the articles of a fetched launchnlp/BASIL (bare git dir or checkout), held-out
 events never read (`evaluation.basil.rebuild`), each with its publication date. Otherwise a
-folder written by `lake.synthetic.generate`, with each sidecar's date. `extract_claims` over
+folder written by `synthetic.generate`, with each sidecar's date. `extract_claims` over
 every article, best of `--passes`; prints one JSON object (extractor version, MB, seconds,
 MB/s, claims). To compare two extractor versions, run it for each checkout in turn,
 interleaved, in one sitting.
@@ -43,7 +43,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument(
-        "corpus", type=Path, nargs="?", help="a folder written by lake.synthetic.generate"
+        "corpus", type=Path, nargs="?", help="a folder written by synthetic.generate"
     )
     source.add_argument("--basil", type=Path, help="a fetched launchnlp/BASIL")
     parser.add_argument("--passes", type=int, default=3)

@@ -38,7 +38,7 @@ from lake import engine
 from lake.config import load_settings
 from lake.pipeline import run_pipeline
 from lake.spark import get_spark
-from lake.synthetic.generate import generate
+from synthetic.generate import generate
 
 NEW_ARTICLE = (
     "Harbor closes after storm\n\n"

@@ -32,7 +32,7 @@ from lake.config import load_settings
 from lake.pipeline import run_pipeline
 from lake.spark import get_spark
 from lake.storage import Lake
-from lake.synthetic.generate import generate
+from synthetic.generate import generate
 
 
 def _predicted(lake: Lake) -> dict[str, list[dict]]:

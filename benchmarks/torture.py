@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/torture.py --articles 300
     .venv/bin/python benchmarks/torture.py --articles 300 --kill-at bronze.articles silver.claims
 
-Builds one input folder: a synthetic corpus (`lake.synthetic`) plus hostile entries (empty,
+Builds one input folder: a synthetic corpus (`synthetic`) plus hostile entries (empty,
 binary and Latin-1 files, broken, deep, surrogate and oversize sidecars, a number of 400
 digits, a date at the calendar's edge, a 200 KB run of numbers, links outside the folder and to
 nowhere, a pipe, a name that is not UTF-8). Then, each with `claimhouse run` in a process of
@@ -58,7 +58,7 @@ def build_input(folder: Path, articles: int) -> None:
         [
             str(BIN / "python"),
             "-m",
-            "lake.synthetic.generate",
+            "synthetic.generate",
             "--articles",
             str(articles),
             "--events",

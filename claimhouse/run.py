@@ -348,7 +348,7 @@ def generate(
     """Write a synthetic news corpus with ground truth (claims, facts, non-claims)."""
     from dataclasses import asdict
 
-    from lake.synthetic.generate import generate as write_corpus
+    from synthetic.generate import generate as write_corpus
 
     summary = write_corpus(articles=articles, events=events, seed=seed, out=out_dir)
     out.print_json(json.dumps(asdict(summary)))

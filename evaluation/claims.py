@@ -1,7 +1,7 @@
 """Score extracted claims against hand labels: precision, recall, attribution accuracy.
 
     python -m evaluation.claims tests/fixtures/seed_claims.yaml seeds/
-    python -m evaluation.claims --corpus DIR     # a lake.synthetic corpus (held-out)
+    python -m evaluation.claims --corpus DIR     # a synthetic corpus (held-out)
 
 A prediction matches a label of the same article when their spans overlap and their values
 agree (numbers equal; dates with the same value_text when the label has one; vague amounts
@@ -142,7 +142,7 @@ def load_truth(corpus_dir: Path) -> dict[str, list[dict]]:
 
 
 def score_corpus(corpus_dir: Path, limit: int | None = None) -> dict:
-    """Score against a synthetic corpus's ground truth (lake/synthetic: truth/claims.jsonl).
+    """Score against a synthetic corpus's ground truth (synthetic: truth/claims.jsonl).
 
     The corpus's vocabulary was written apart from the extractor's lexicon, so this is a
     held-out measure. A vague date ("mid-May" = "2025-05") matches by span alone.

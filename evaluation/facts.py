@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-from lake.synthetic import vocabulary as V
+from synthetic import vocabulary as V
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:

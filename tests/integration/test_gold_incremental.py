@@ -18,7 +18,7 @@ from lake.layer import last_published
 from lake.pipeline import run_pipeline
 from lake.schemas import GOLD_BUILD_TABLES, SILVER_CLAIMS
 from lake.storage import Lake, LakeError
-from lake.synthetic.generate import generate
+from synthetic.generate import generate
 
 from ..conftest import REPO, SEEDS, claimhouse
 

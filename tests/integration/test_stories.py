@@ -23,7 +23,7 @@ from lake.silver.stories import (
     tokenize,
     weighted_terms,
 )
-from lake.synthetic.generate import generate
+from synthetic.generate import generate
 
 LIMIT = 5 * 1024 * 1024
 

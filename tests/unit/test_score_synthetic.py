@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from evaluation.claims import score_corpus
-from lake.synthetic.generate import generate
+from synthetic.generate import generate
 
 
 def test_claims_on_a_held_out_synthetic_corpus(tmp_path):

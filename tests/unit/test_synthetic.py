@@ -14,8 +14,8 @@ import pytest
 from lake.bronze.parse import normalize_body, parse_file
 from lake.schemas import ATTRIBUTION_KINDS, KINDS, QUALIFIERS
 from lake.schemas import FACT_STATUSES as STATUSES
-from lake.synthetic import vocabulary as V
-from lake.synthetic.generate import generate, main
+from synthetic import vocabulary as V
+from synthetic.generate import generate, main
 
 # Anything an extractor could read as a number or a date.
 _NUMBERISH = re.compile(
@@ -310,7 +310,7 @@ def test_cli_prints_one_json_line(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_larger_corpora_span_more_years_at_the_same_pace():
-    from lake.synthetic.generate import event_years
+    from synthetic.generate import event_years
 
     assert event_years(5) == event_years(1000) == (2024, 2025)
     assert event_years(1001) == (2023, 2024, 2025)
@@ -322,7 +322,7 @@ def test_events_sharing_a_name_or_company_are_weeks_apart(tmp_path: Path):
     # few weeks for different events.
     from datetime import date as day
 
-    from lake.synthetic.generate import NAME_GAP_DAYS
+    from synthetic.generate import NAME_GAP_DAYS
 
     generate(articles=400, events=400, seed=3, out=tmp_path)
     events = [json.loads(line) for line in (tmp_path / "truth" / "events.jsonl").open()]

@@ -5,7 +5,7 @@
 Same arguments, same bytes: one ``random.Random(seed)`` drives everything and nothing reads the
 clock into the output. See docs/synthetic_corpus.md for the format and the conventions.
 
-CLI: ``python -m lake.synthetic.generate --articles N --events M --seed S --out DIR``
+CLI: ``python -m synthetic.generate --articles N --events M --seed S --out DIR``
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from lake.schemas import FACT_STATUSES as STATUSES
-from lake.synthetic import vocabulary as V
+from synthetic import vocabulary as V
 
 GENERATOR_VERSION = "synthetic-2"
 
@@ -1351,7 +1351,7 @@ def generate(articles: int, events: int, seed: int, out: Path) -> GenerationSumm
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m lake.synthetic.generate",
+        prog="python -m synthetic.generate",
         description="Write a deterministic synthetic news corpus with ground truth.",
     )
     parser.add_argument("--articles", type=int, required=True, help="number of articles")
