@@ -235,7 +235,13 @@ def _reconcile_group(group: list[dict]) -> dict:
         )
     )
     consensus = informative[0] if informative else None
-    disagreeing = [c for c in informative[1:] if not _overlap(c, consensus)]
+    # a source that states the consensus too contradicts no one with its other value
+    supporting = {d["source_key"] for d in informative if _overlap(d, consensus)}
+    disagreeing = [
+        c
+        for c in informative[1:]
+        if not _overlap(c, consensus) and c["source_key"] not in supporting
+    ]
     anchors = informative[:1] + [
         c
         for i, c in enumerate(disagreeing)

@@ -40,7 +40,9 @@ counted as (
         case when is_informative then bigint(size(array_distinct(overlapping.source_key))) end
             as support_sources,
         case when is_informative then bigint(size(array_distinct(overlapping.article_id))) end
-            as support_articles
+            as support_articles,
+        case when is_informative then array_distinct(overlapping.source_key) end
+            as support_source_keys
     from supported
 ),
 
@@ -49,8 +51,10 @@ ranked as (
     select
         *,
         case when is_informative then row_number() over by_rank end as value_rank,
-        first(case when is_informative then struct(claim_id, {{ interval }}) end, true)
-            over by_rank as consensus
+        first(
+            case when is_informative then struct(claim_id, {{ interval }}, support_source_keys) end,
+            true
+        ) over by_rank as consensus
     from counted
     window by_rank as (
         partition by {{ key }}
@@ -73,12 +77,20 @@ judged as (
 ),
 
 -- Overlap is not transitive ("more than 90" overlaps 100 and "up to 95"; those two do not), so
--- the other value groups are drawn from the claims that disagree with the consensus: then a
--- fact has one value group exactly when every informative claim agrees with its consensus.
+-- the other value groups are drawn from the claims that disagree with the consensus. A source
+-- that states the consensus too contradicts no one with its other value (an outlet's "51 votes"
+-- beside its "60 votes", a second quantity or its own slip): that claim heads no value group,
+-- so a conflict is always between sources.
 anchoring as (
     select
         *,
-        collect_list(case when not agrees then struct({{ interval }}) end) over (
+        not agrees and not array_contains(consensus.support_source_keys, source_key)
+            as contradicts,
+        collect_list(
+            case when not agrees and not array_contains(consensus.support_source_keys, source_key)
+                then struct({{ interval }})
+            end
+        ) over (
             partition by {{ key }}
             order by value_rank
             rows between unbounded preceding and 1 preceding
@@ -89,7 +101,7 @@ anchoring as (
 anchored as (
     select
         *,
-        value_rank > 1 and not agrees
+        value_rank > 1 and contradicts
             and not exists(better_disagreeing, better -> {{ intervals_overlap('anchoring', 'better') }})
             as is_other_anchor
     from anchoring
@@ -97,8 +109,8 @@ anchored as (
 
 select
     * except (
-        support_sources, support_articles, value_rank, consensus, agrees,
-        better_disagreeing, is_other_anchor
+        support_sources, support_articles, support_source_keys, value_rank, consensus, agrees,
+        contradicts, better_disagreeing, is_other_anchor
     ),
     support_sources,
     support_articles,

@@ -130,7 +130,8 @@ def build_with_pipeline(texts: Path, stems: list[str], warehouse: Path) -> Gold:
     claimhouse = REPO / ".venv" / "bin" / "claimhouse"
     env = {**os.environ, "CLAIMHOUSE_SETTLE_S": "0"}
     run = [str(claimhouse), "run", "--input", str(inputs), "--warehouse", str(warehouse)]
-    subprocess.run(run, check=True, env=env, stdout=sys.stderr)
+    if subprocess.run(run, env=env, stdout=sys.stderr).returncode:
+        raise SystemExit("claimhouse run failed (its error is above): no figures")
 
     def query(sql: str) -> list[dict]:
         cmd = [str(claimhouse), "sql", sql, "--warehouse", str(warehouse)]

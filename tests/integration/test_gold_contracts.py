@@ -94,6 +94,33 @@ def test_crafted_facts_break_exactly_the_rules_they_should(spark, gold_lake):
     assert "nothing downstream of gold.facts" in str(caught.value)
 
 
+def test_a_corroborated_fact_may_hold_a_sources_second_value_not_another_sources(
+    spark, gold_lake
+):
+    """An outlet that states the consensus and another value contradicts no other source: the
+    fact stays corroborated. A disagreeing claim from a source that does not state the
+    consensus breaks corroborated_evidence_agrees."""
+    lake, contracts = gold_lake
+    daily = _fact_id(lake, "arrests/per_day")
+    evidence = lake.read("gold.fact_evidence")
+    first = evidence.where(F.col("fact_id") == daily).orderBy("claim_id").first()
+    second_value = first.asDict() | {"claim_id": "f" * 16, "agrees": False}
+    for crafted, broken in (
+        (evidence.unionByName(spark.createDataFrame([second_value], evidence.schema)), {}),
+        (
+            evidence.withColumn(
+                "agrees", (F.col("claim_id") != first["claim_id"]) & F.col("agrees")
+            ),
+            {"corroborated_evidence_agrees": [daily]},
+        ),
+    ):
+        crafted.createOrReplaceTempView("crafted_evidence")
+        contract = contracts["gold.facts"].bound({"gold.fact_evidence": "crafted_evidence"})
+        report = validate(spark, lake, contract, lake.read("gold.facts"), "gc5", data_docs=False)
+        found = {r.rule: [row["fact_id"] for row in r.unexpected_sample] for r in report.failed()}
+        assert {r: f for r, f in found.items() if r == "corroborated_evidence_agrees"} == broken
+
+
 def test_evidence_whose_value_changed_is_caught(spark, gold_lake):
     lake, contracts = gold_lake
     evidence = lake.read("gold.fact_evidence")
