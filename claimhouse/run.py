@@ -37,7 +37,7 @@ def run(
     input_dir: Annotated[
         Path | None,
         typer.Option(
-            "--input", help="Folder of articles (.txt, .md) [env CLAIMHOUSE_INPUT; ./seeds]"
+            "--input", help="Folder of articles (.txt, .md, .html) [env CLAIMHOUSE_INPUT; ./seeds]"
         ),
     ] = None,
     warehouse: WarehouseOpt = None,
@@ -192,7 +192,7 @@ def _run(
         message = (
             f"{settings.input_dir} gave no readable article "
             f"({seen} file{'s' if seen != 1 else ''} seen; bronze.rejects says why each was "
-            f"rejected); {built}. Put .txt or .md articles there and run again."
+            f"rejected); {built}. Put .txt, .md or .html articles there and run again."
         )
         if as_json:
             _event("warning", message, exit_code=EXIT_EMPTY)

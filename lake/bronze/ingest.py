@@ -21,7 +21,7 @@ from pyspark.sql import SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
 
-from lake.bronze.parse import ARTICLE_SUFFIXES, SIDECAR_SUFFIX, ParsedFile, parse_file
+from lake.bronze.parse import ARTICLE_SUFFIXES, READS, SIDECAR_SUFFIX, ParsedFile, parse_file
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.layer import RunContext, Unit
 from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
@@ -200,7 +200,7 @@ def _local_entry(root: Path, entry: os.DirEntry, rel: str) -> InputFile | str:
     except OSError as error:
         return f"file could not be read ({error.strerror}): check it and run again"
     if not S_ISREG(stat.st_mode):
-        return "not a regular file (a pipe, socket or device): claimhouse reads .txt and .md files"
+        return f"not a regular file (a pipe, socket or device): claimhouse reads {READS} files"
     if not os.access(full, os.R_OK):
         return "file is not readable (permission denied): fix its permissions and run again"
     return InputFile(
@@ -401,10 +401,13 @@ def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, 
         if suffix in ARTICLE_SUFFIXES or f.source_uri in sidecars:
             continue
         if suffix == SIDECAR_SUFFIX:
-            why = "metadata sidecar with no article of the same name (.txt or .md) beside it"
+            why = (
+                "metadata sidecar with no article of the same name (.txt, .md, .html or .htm) "
+                "beside it"
+            )
         else:
             kind = suffix or "(no extension)"
-            why = f"unsupported file type {kind!r}: claimhouse reads .txt and .md"
+            why = f"unsupported file type {kind!r}: claimhouse reads {READS}"
         rejects.append((f, why))
     return articles, sorted(sidecars), rejects
 

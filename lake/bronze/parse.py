@@ -11,9 +11,12 @@ from datetime import UTC, datetime
 
 from dateutil import parser as dateparser
 
+from lake.bronze.html import HTML_SUFFIXES, declared_codec, extract_page
 from lake.schemas import PUBLISHED_AT_SOURCES
 
-ARTICLE_SUFFIXES = (".txt", ".md")
+ARTICLE_SUFFIXES = (".txt", ".md", *HTML_SUFFIXES)
+# What bronze reads, as reject reasons name it.
+READS = ".txt, .md, .html and .htm"
 SIDECAR_SUFFIX = ".json"
 SIDECAR_FIELDS = ("outlet", "title", "published_at", "url")
 
@@ -30,7 +33,8 @@ class ParsedFile:
     title: str | None = None
     published_at: datetime | None = None
     url: str | None = None
-    # where published_at came from: sidecar | text (a "Published:" line) | None (unknown)
+    # where published_at came from: sidecar | text (the file itself: a "Published:" line, an
+    # HTML page's metadata) | None (unknown)
     published_at_source: str | None = None
 
     @property
@@ -64,10 +68,36 @@ def decode_text(raw: bytes) -> tuple[str | None, str | None]:
             f"not valid UTF-8 text (byte 0x{raw[err.start]:02x} at offset {err.start}): "
             "re-save the file as UTF-8"
         )
+    return _not_binary(text)
+
+
+def _not_binary(text: str) -> tuple[str | None, str | None]:
     controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\t\n\r\f")
     if controls > max(2, len(text) // 100):
         return None, f"binary file ({controls} control characters): not a text article"
     return text, None
+
+
+def decode_html(raw: bytes) -> tuple[str | None, str | None]:
+    """(text, None) or (None, reason). As decode_text, but a page may declare another charset
+    in a meta tag (pages saved from the web often do): then it must decode as that, strictly.
+    A byte-order mark wins over the tag, as in browsers."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
+        return decode_text(raw)
+    codec, problem = declared_codec(raw)
+    if problem or codec is None:
+        return (None, problem) if problem else decode_text(raw)
+    if b"\x00" in raw:
+        return None, "binary file (contains NUL bytes): not an HTML page"
+    try:
+        text = raw.decode(codec)
+    except UnicodeDecodeError as err:
+        return None, (
+            f"not valid {codec} text, the charset the page declares (byte "
+            f"0x{raw[err.start]:02x} at offset {err.start}): fix its <meta charset> or "
+            "re-save the page as UTF-8"
+        )
+    return _not_binary(text)
 
 
 # "© 2025 Latin Times. All rights reserved." / "Copyright (c) 2024 The Outlet"
@@ -234,7 +264,7 @@ def parse_file(
     cannot stop a run.
     """
     try:
-        return _parse_file(raw, sidecar_name, sidecar_raw)
+        return _parse_file(source_uri, raw, sidecar_name, sidecar_raw)
     except Exception as err:  # any parser bug must become a reject row, not a failed run
         return ParsedFile(
             sha256_hex(raw),
@@ -245,13 +275,29 @@ def parse_file(
         )
 
 
-def _parse_file(raw: bytes, sidecar_name: str | None, sidecar_raw: bytes | None) -> ParsedFile:
-    digest = sha256_hex(raw)
+def _parse_file(
+    source_uri: str, raw: bytes, sidecar_name: str | None, sidecar_raw: bytes | None
+) -> ParsedFile:
+    digest = sha256_hex(raw)  # of the file's bytes, whatever its format: content dedup
     if not raw:
         return ParsedFile(digest, reason="empty file (0 bytes)")
-    text, problem = decode_text(raw)
+    is_html = source_uri.lower().endswith(HTML_SUFFIXES)
+    text, problem = (decode_html if is_html else decode_text)(raw)
     if problem:
         return ParsedFile(digest, reason=problem)
+    page = None
+    if is_html and (text or "").strip():
+        page = extract_page(text or "")
+        if page is None:
+            return ParsedFile(
+                digest,
+                reason=(
+                    "no article text found in the HTML page (trafilatura found no main "
+                    "content): it may hold only navigation or links, or load its text by "
+                    "script; save the article's own page, or its text as .txt"
+                ),
+            )
+        text = page.text
     body = normalize_body(text or "")
     if not body:
         return ParsedFile(digest, reason="only whitespace: no article text")
@@ -260,17 +306,29 @@ def _parse_file(raw: bytes, sidecar_name: str | None, sidecar_raw: bytes | None)
         meta, problem = parse_sidecar(sidecar_name or "sidecar", sidecar_raw)
         if problem:
             return ParsedFile(digest, reason=problem)
-    sidecar, text = PUBLISHED_AT_SOURCES
+    # Field by field: the sidecar, else what the file itself states (an HTML page's metadata,
+    # else the text's own lines).
+    stated: dict[str, object] = {}
+    if page is not None:
+        stamp = parse_timestamp(page.published_at) if page.published_at else None
+        stated = {
+            "outlet": page.outlet,
+            "title": page.title,
+            "url": page.url,
+            "published_at": stamp,
+        }
+    sidecar, in_file = PUBLISHED_AT_SOURCES
     published_at, source = meta.get("published_at"), sidecar
     if published_at is None:
-        published_at, source = detect_published_at(body), text
+        published_at = stated.get("published_at") or detect_published_at(body)
+        source = in_file
     return ParsedFile(
         content_sha256=digest,
         article_id=sha256_hex(body.encode("utf-8")),
         body=body,
-        outlet=meta.get("outlet") or detect_outlet(body),  # type: ignore[arg-type]
-        title=meta.get("title") or detect_title(body),  # type: ignore[arg-type]
+        outlet=meta.get("outlet") or stated.get("outlet") or detect_outlet(body),  # type: ignore[arg-type]
+        title=meta.get("title") or stated.get("title") or detect_title(body),  # type: ignore[arg-type]
         published_at=published_at,  # type: ignore[arg-type]
-        url=meta.get("url"),  # type: ignore[arg-type]
+        url=meta.get("url") or stated.get("url"),  # type: ignore[arg-type]
         published_at_source=None if published_at is None else source,
     )

@@ -134,8 +134,9 @@ EXPECTED_REJECTS = {
     "latin1.txt": "not valid UTF-8 text (byte 0xe9 at offset 3): re-save the file as UTF-8",
     "huge.txt": "file too large (3,300 bytes, over the 3,000-byte limit): split it or raise "
     "--max-file-bytes",
-    "report.pdf": "unsupported file type '.pdf': claimhouse reads .txt and .md",
-    "orphan.json": "metadata sidecar with no article of the same name (.txt or .md) beside it",
+    "report.pdf": "unsupported file type '.pdf': claimhouse reads .txt, .md, .html and .htm",
+    "orphan.json": "metadata sidecar with no article of the same name (.txt, .md, .html or "
+    ".htm) beside it",
     "broken.txt": "sidecar broken.json is not valid JSON (line 1, column 23: Expecting "
     "property name enclosed in double quotes): fix or remove it",
 }
@@ -294,8 +295,8 @@ def test_every_entry_of_a_hostile_folder_is_accounted_for_and_nothing_outside_is
         "not exist",
         "linked_dir": "link to a folder: linked folders are not followed; move or copy the "
         "files into the input folder",
-        "pipe.txt": "not a regular file (a pipe, socket or device): claimhouse reads .txt and "
-        ".md files",
+        "pipe.txt": "not a regular file (a pipe, socket or device): claimhouse reads .txt, .md, "
+        ".html and .htm files",
         "caf\\xe9.txt": "file name is not valid UTF-8: rename the file",
         "deep.txt": "sidecar deep.json is nested too deeply to be metadata: fix or remove it",
         "surrogate.txt": "sidecar surrogate.json: outlet holds an unpaired surrogate escape "
@@ -432,3 +433,49 @@ def test_the_latest_log_rows_read_here_are_those_spark_reads(spark, lake, bad_fo
     run(spark, lake, bad_folder, "r2", limit=3000)
     here = _latest_logged_here(lake)
     assert here and here == _latest_logged_by_spark(lake)
+
+
+HTML_PAGES = Path(__file__).parents[1] / "fixtures" / "html"
+
+
+def test_an_article_as_an_html_page_gives_the_same_row_and_claims_as_its_text(spark, tmp_path):
+    """The same article as .txt with its sidecar in one folder and as the .html page in
+    another, each run into its own warehouse (in one, the second would be a duplicate): bronze
+    rows equal field by field, and silver extracts the same claims at the same spans."""
+    from lake.silver.publish import extract_new
+    from lake.storage import Lake
+
+    page = HTML_PAGES / "harbor_ledger.html"
+    as_text, as_html = tmp_path / "txt", tmp_path / "html"
+    as_text.mkdir()
+    as_html.mkdir()
+    html_copy = as_html / "port.html"
+    shutil.copy(page, html_copy)
+    # The text a reader copies from the page (title line first), and the sidecar a collector
+    # would write for it.
+    (as_text / "port.txt").write_text(
+        "Port authority approves $2.4 billion expansion\n"
+        "The port authority board voted 7 to 2 on Wednesday to approve a $2.4 billion "
+        "expansion of the container terminal, the largest project in its 80-year history.\n"
+        "Construction is due to begin on March 3, 2026 and to finish by the end of 2029, "
+        "adding about 1,200 permanent jobs, according to the authority's own estimate.\n"
+        "Opponents said the plan would double truck traffic on the coastal road to 14,000 "
+        "vehicles a day. The board said it would fund a new rail link covering 40% of the "
+        "cargo.\n"
+    )
+    shutil.copy(page.with_suffix(".json"), as_text / "port.json")
+    fields = ("article_id", "body", "title", "outlet", "published_at", "url")
+    claim_cols = ("article_id", "claim_text", "char_start", "char_end", "value", "unit")
+    rows, claims = {}, {}
+    for folder in (as_text, as_html):
+        lake = Lake(spark, tmp_path / f"wh-{folder.name}")
+        summary = run(spark, lake, folder, "r1")
+        assert (summary.new_articles, summary.rejected) == (1, 0)
+        rows[folder.name] = table(lake, "bronze.articles", *fields)
+        extract_new(spark, lake, "r1")
+        claims[folder.name] = table(lake, "silver.claims", *claim_cols)
+    assert rows["txt"] == rows["html"]
+    assert len(rows["html"]) == 1
+    assert claims["txt"] == claims["html"]
+    said = " | ".join(sorted(c[1] for c in claims["html"]))
+    assert "$2.4 billion" in said and "1,200" in said and "14,000" in said, said

@@ -330,7 +330,7 @@ def test_a_folder_without_a_readable_article_warns_and_builds_nothing_after_bron
     assert " ".join(done.stderr.split()).endswith(
         f"warning: {tmp_path / 'in'} gave no readable article (1 file seen; bronze.rejects says "
         "why each was rejected); the lake holds none either, so nothing after bronze was "
-        "built. Put .txt or .md articles there and run again."
+        "built. Put .txt, .md or .html articles there and run again."
     )
     assert Lake(spark, warehouse).count("bronze.rejects") == 1
     assert not (warehouse / "silver").exists() and not (warehouse / "gold_build").exists()
