@@ -94,9 +94,7 @@ def test_crafted_facts_break_exactly_the_rules_they_should(spark, gold_lake):
     assert "nothing downstream of gold.facts" in str(caught.value)
 
 
-def test_a_corroborated_fact_may_hold_a_sources_second_value_not_another_sources(
-    spark, gold_lake
-):
+def test_a_corroborated_fact_may_hold_a_sources_second_value_not_another_sources(spark, gold_lake):
     """An outlet that states the consensus and another value contradicts no other source: the
     fact stays corroborated. A disagreeing claim from a source that does not state the
     consensus breaks corroborated_evidence_agrees."""
