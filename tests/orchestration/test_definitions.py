@@ -199,7 +199,7 @@ def test_materializing_every_asset_builds_gold_facts_from_the_seeds(spark, full_
     assert "| measure_key |" in materialized["gold/facts"]["preview"].value
 
     checks = result.get_asset_check_evaluations()
-    assert len(checks) == 47
+    assert len(checks) == 51
     assert [c.check_name for c in checks if not c.passed] == []
     silver = {c.check_name: c.metadata for c in checks if c.asset_key.path == ["silver", "claims"]}
     assert set(silver) == SILVER_CONTRACT_CHECKS
