@@ -1,7 +1,7 @@
 """Layer units: each layer builds a candidate, validates it, publishes it and records what it read.
 
 claimhouse has four units, run in this order by `claimhouse run` (lake.pipeline) and wrapped one
-asset each by Dagster (orchestration.assets): bronze, silver.claims, silver.stories and gold.
+asset each by Dagster (orchestration.defs.layers): bronze, silver.claims, silver.stories and gold.
 `execute` is the one place that runs a unit:
 
 1. pins the Delta versions of the unit's input tables, so the unit reads exactly those;
@@ -154,6 +154,8 @@ class Unit:
     # preview) and the contracts the unit validates its candidate against (each rule a check).
     shown: tuple[str, ...] = ()
     contracts: tuple[str, ...] = ()
+    # Built by the dbt project: its assets are dbt's models, which dagster-dbt derives.
+    builds_with_dbt: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The one sequencer: `claimhouse run` runs the registry's units (lake.units) in order.
 
-Dagster runs the same units, as assets (orchestration.assets); lake.layer.execute pins,
+Dagster runs the same units, as assets (orchestration.defs.layers); lake.layer.execute pins,
 skips, builds, validates, publishes and records each of them.
 """
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import dagster as dg
+
 from lake.config import load_settings
 
 
@@ -29,3 +31,22 @@ def current_environment(environ: Mapping[str, str] | None = None) -> Environment
     """
     name = load_settings(environ=environ).env
     return Environment(name=name, dbt_target="local", automation_running=name == "prod")
+
+
+def daily_schedule(
+    name: str, job, hour_utc: int, description: str, env: Environment
+) -> dg.ScheduleDefinition:
+    """A job once a day at `hour_utc`:00 UTC; running from the start only where automation
+    runs (CLAIMHOUSE_ENV=prod), stopped elsewhere until turned on in the UI."""
+    return dg.ScheduleDefinition(
+        name=name,
+        job=job,
+        cron_schedule=f"0 {hour_utc} * * *",
+        execution_timezone="UTC",
+        default_status=(
+            dg.DefaultScheduleStatus.RUNNING
+            if env.automation_running
+            else dg.DefaultScheduleStatus.STOPPED
+        ),
+        description=description,
+    )

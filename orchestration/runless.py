@@ -21,17 +21,15 @@ from pyspark.sql import Window
 from pyspark.sql import functions as F
 
 from lake.config import REPO_ROOT, Settings
-from lake.gold import build as gold
 from lake.schemas import AUDIT_LAYER_RUNS, GOLD_TABLES
 from lake.storage import Lake
 from lake.units import UNITS
-from orchestration.assets import asset_key, unit_checks
 from orchestration.checks import (
     build_gold_contract_checks,
     contract_check_results,
     recorded_results,
 )
-from orchestration.dbt import (
+from orchestration.defs.gold import (
     build_gold_assets,
     checks_by_test,
     dbt_project,
@@ -39,6 +37,7 @@ from orchestration.dbt import (
     run_results,
     test_check_results,
 )
+from orchestration.defs.layers import asset_key, unit_checks
 from orchestration.environment import current_environment
 from orchestration.metadata import table_metadata
 
@@ -124,11 +123,11 @@ def _unit_events(
     run_id, published = row["run_id"], row["status"] == "published"
     tags = {"claimhouse/run_id": run_id}
     extra = {"claimhouse_run_id": run_id, "unit_status": row["status"]}
-    if unit == gold.UNIT.name:
-        yield from _gold_events(lake, settings, run_id, published, tags, extra, checked)
-        return
     declared = next((u for u in UNITS if u.name == unit), None)
     if declared is None:  # a unit this checkout no longer has
+        return
+    if declared.builds_with_dbt:
+        yield from _gold_events(lake, settings, run_id, published, tags, extra, checked)
         return
     if published:
         summary = json.loads(row["summary"] or "{}")

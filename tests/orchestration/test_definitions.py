@@ -20,10 +20,10 @@ from evaluation.compare import table_differences
 from lake import maintenance
 from lake.storage import Lake
 from orchestration.definitions import defs
-from orchestration.maintenance import MAINTENANCE_JOB, forget_old_runs
+from orchestration.defs.automation import FULL_JOB
+from orchestration.defs.maintenance import MAINTENANCE_JOB, forget_old_runs
+from orchestration.defs.validation import VALIDATE_JOB
 from orchestration.resources import LakeResource
-from orchestration.sensors import FULL_JOB
-from orchestration.validation import VALIDATE_JOB
 
 from ..conftest import REPO, SEEDS, contracts_with_strict_attribution
 

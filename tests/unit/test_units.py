@@ -44,7 +44,7 @@ def test_every_shipped_contract_is_validated_by_exactly_one_unit():
 
 def test_dbt_builds_gold_where_the_release_reads_it_and_names_the_layer_readers_use():
     """dbt_project.yml's marts: built in gold_build, published as gold.* (the asset keys
-    orchestration.dbt derives from their meta), as lake.schemas.GOLD_RELEASE says."""
+    orchestration.defs.gold derives from their meta), as lake.schemas.GOLD_RELEASE says."""
     project = yaml.safe_load((REPO / "dbt_project" / "dbt_project.yml").read_text())
     marts = project["models"]["claimhouse"]["marts"]
     assert marts["+schema"] == GOLD_RELEASE.build_layer

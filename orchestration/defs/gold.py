@@ -26,6 +26,7 @@ from lake.gold import build as gold
 from lake.gold.build import INTERNAL, artifact_run_id, dbt_args, dbt_project_files
 from lake.layer import CandidateRejected, RunContext, execute
 from lake.storage import Lake
+from orchestration.checks import build_gold_contract_checks
 from orchestration.environment import Environment
 from orchestration.metadata import table_metadata
 from orchestration.resources import LakeResource
@@ -297,3 +298,10 @@ def test_check_results(
                 "dbt_unique_id": result["unique_id"],
             },
         )
+
+
+def defs(env: Environment) -> dg.Definitions:
+    """dbt's models as assets, their dbt tests as checks, and gold's contract rules as checks."""
+    return dg.Definitions(
+        assets=[build_gold_assets(env)], asset_checks=[build_gold_contract_checks()]
+    )

@@ -1,5 +1,5 @@
 """A lake unit (lake.units) as a Dagster multi-asset: one asset per table it shows, one check
-per rule of the contracts it validates. Gold's assets are dbt's models (orchestration.dbt).
+per rule of the contracts it validates. Gold's assets are dbt's models (orchestration.defs.gold).
 
 Each asset runs its unit through lake.layer.execute, exactly as `claimhouse run` does (the
 unit pins its inputs, skips itself when they are unchanged, builds, validates and publishes),
@@ -13,7 +13,9 @@ import dagster as dg
 from lake.contracts.run import ContractViolation
 from lake.layer import Unit, UnitResult, execute
 from lake.schemas import TABLES
+from lake.units import UNITS
 from orchestration.checks import contract_check_results, contract_check_specs
+from orchestration.environment import Environment
 from orchestration.metadata import table_metadata
 from orchestration.resources import LakeResource
 
@@ -70,3 +72,8 @@ def unit_checks(unit: Unit) -> list[dg.AssetCheckSpec]:
     """One check per rule of the unit's contracts, on the first table it shows. Dagster's runs
     (unit_asset) and `claimhouse run`'s runless events (orchestration.runless) both use them."""
     return contract_check_specs(asset_key(unit.shown[0]), *unit.contracts)
+
+
+def defs(env: Environment) -> dg.Definitions:
+    """One multi-asset per unit whose build is Python; gold's build is dbt's (defs.gold)."""
+    return dg.Definitions(assets=[unit_asset(u) for u in UNITS if not u.builds_with_dbt])

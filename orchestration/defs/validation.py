@@ -8,6 +8,7 @@ results still land in audit.dq_results).
 import dagster as dg
 
 from lake.contracts.enforce import validate_current
+from orchestration.environment import Environment, daily_schedule
 from orchestration.resources import LakeResource
 
 VALIDATE_JOB = "claimhouse_validate"
@@ -47,3 +48,18 @@ def build_validate_job() -> dg.JobDefinition:
         validate_contracts()
 
     return claimhouse_validate
+
+
+def build_daily_schedule(job, env: Environment) -> dg.ScheduleDefinition:
+    return daily_schedule(
+        "claimhouse_daily",
+        job,
+        5,
+        "Every contract against the current tables once a day (05:00 UTC).",
+        env,
+    )
+
+
+def defs(env: Environment) -> dg.Definitions:
+    job = build_validate_job()
+    return dg.Definitions(jobs=[job], schedules=[build_daily_schedule(job, env)])

@@ -1,4 +1,4 @@
-"""The full job, a sensor on the input folder and the daily validation schedule."""
+"""Runs on new input: the full job, and a sensor on the input folder that starts it."""
 
 import hashlib
 import time
@@ -82,30 +82,6 @@ def build_input_sensor(job, env: Environment) -> dg.SensorDefinition:
     return input_folder_sensor
 
 
-def daily_schedule(
-    name: str, job, hour_utc: int, description: str, env: Environment
-) -> dg.ScheduleDefinition:
-    """A job once a day at `hour_utc`:00 UTC; running from the start only where automation
-    runs (CLAIMHOUSE_ENV=prod), stopped elsewhere until turned on in the UI."""
-    return dg.ScheduleDefinition(
-        name=name,
-        job=job,
-        cron_schedule=f"0 {hour_utc} * * *",
-        execution_timezone="UTC",
-        default_status=(
-            dg.DefaultScheduleStatus.RUNNING
-            if env.automation_running
-            else dg.DefaultScheduleStatus.STOPPED
-        ),
-        description=description,
-    )
-
-
-def build_daily_schedule(job, env: Environment) -> dg.ScheduleDefinition:
-    return daily_schedule(
-        "claimhouse_daily",
-        job,
-        5,
-        "Every contract against the current tables once a day (05:00 UTC).",
-        env,
-    )
+def defs(env: Environment) -> dg.Definitions:
+    job = build_full_job()
+    return dg.Definitions(jobs=[job], sensors=[build_input_sensor(job, env)])

@@ -8,9 +8,8 @@ import dagster as dg
 
 from lake import maintenance
 from lake.layer import execute
-from orchestration.environment import Environment
+from orchestration.environment import Environment, daily_schedule
 from orchestration.resources import LakeResource
-from orchestration.sensors import daily_schedule
 
 MAINTENANCE_JOB = "claimhouse_maintenance"
 
@@ -73,3 +72,8 @@ def build_maintenance_schedule(job: dg.JobDefinition, env: Environment) -> dg.Sc
         "run retention.",
         env,
     )
+
+
+def defs(env: Environment) -> dg.Definitions:
+    job = build_maintenance_job()
+    return dg.Definitions(jobs=[job], schedules=[build_maintenance_schedule(job, env)])
