@@ -30,7 +30,7 @@ from pyspark.sql import Column
 from pyspark.sql import functions as F
 
 from lake.config import REPO_ROOT
-from lake.contracts.spec import SPARK_TYPES, ColumnSpec, Contract
+from lake.contracts.spec import SPARK_TYPES, ColumnSpec, Contract, RowRule, TableRule
 
 if TYPE_CHECKING:
     from great_expectations.core import ExpectationSuite
@@ -130,34 +130,23 @@ def table_query(query: str) -> str:
     return query.replace("{table}", "{batch}")
 
 
+def _named(rule: RowRule | TableRule) -> dict[str, str]:
+    return {"name": rule.name, "severity": rule.severity, "description": rule.description}
+
+
 def rules(contract: Contract) -> list[Rule]:
     """Every rule of a contract in file order: column properties, row rules, table rules."""
     found: list[Rule] = []
     for column, spec in contract.columns.items():
         found += [_column_rule(column, spec, check) for check in spec.checks()]
-    for rule in contract.row_rules:
-        found.append(
-            Rule(
-                name=rule.name,
-                severity=rule.severity,
-                description=rule.description,
-                origin="row",
-                check="predicate",
-                predicate=rule.predicate,
-            )
-        )
-    for rule in contract.table_rules:
-        found.append(
-            Rule(
-                name=rule.name,
-                severity=rule.severity,
-                description=rule.description,
-                origin="table",
-                check="query",
-                query=table_query(rule.query),
-                key=rule.key,
-            )
-        )
+    found += [
+        Rule(**_named(r), origin="row", check="predicate", predicate=r.predicate)
+        for r in contract.row_rules
+    ]
+    found += [
+        Rule(**_named(r), origin="table", check="query", query=table_query(r.query), key=r.key)
+        for r in contract.table_rules
+    ]
     return found
 
 
