@@ -115,7 +115,8 @@ class TableRule(_Strict):
         if "{table}" not in self.query and "{batch}" not in self.query:
             raise ValueError(
                 "query must read the table under test as {table} (or {batch}), "
-                "e.g. SELECT t.* FROM {table} t LEFT ANTI JOIN bronze.articles a USING (article_id)"
+                "e.g. SELECT t.* FROM {table} t WHERE NOT EXISTS "
+                "(SELECT 1 FROM bronze.articles a WHERE a.article_id = t.article_id)"
             )
         if self.severity == "quarantine" and self.key is None:
             raise ValueError(
