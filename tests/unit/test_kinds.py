@@ -3,6 +3,7 @@ from the registry or held to it here (docs/add-a-claim-kind.md)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import pkgutil
 from pathlib import Path
@@ -124,3 +125,12 @@ def test_the_scorers_and_the_synthetic_corpus_know_only_registered_kinds():
     assert set().union(*COMPATIBLE_KINDS.values()) <= set(kinds.NAMES)
     written = {spec.kind for domain in vocabulary.DOMAINS for spec in domain.measures}
     assert written == set(kinds.NAMES)
+
+
+def test_the_extractor_runs_the_finders_in_the_registry_s_order():
+    # A span an earlier finder took is not read by a later one: kinds.FINDERS states the order
+    # extract_claims calls them in.
+    source = inspect.getsource(extract_claims)
+    called = [name.partition(":")[2] for name in kinds.FINDERS]
+    at = [source.find(f"{name}(") for name in called]
+    assert -1 not in at and at == sorted(at), dict(zip(called, at, strict=True))

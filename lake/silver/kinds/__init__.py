@@ -2,9 +2,10 @@
 
 Everything else that lists kinds reads this registry: the extractor's finders import the
 kinds' words, gold's dbt project gets its kind lists and unit tables as vars (dbt_vars, passed
-by lake.gold.build.dbt_args), and the scorers and the baseline import NAMES. The lists that
+by lake.gold.build.dbt_args), and benchmarks/baseline.py reads the same vars. The lists that
 cannot import it (lake.schemas, which silver's layer sits above; the contracts' YAML; dbt's
-defaults in dbt_project.yml for a build from a shell) are held to it by tests/unit/test_kinds.py.
+defaults in dbt_project.yml for a build from a shell; the scorers' and the synthetic corpus's
+kinds) are held to it by tests/unit/test_kinds.py.
 docs/add-a-claim-kind.md says how to add one.
 """
 
