@@ -38,15 +38,20 @@ import yaml
 from evaluation.facts import load_truth_claims, load_truth_facts, score_identity, score_synthetic
 from lake.bronze.parse import parse_file
 from lake.schemas import FRAME_PARTS
+from lake.silver import kinds
 from lake.silver import stories as S
 from lake.silver.extract import extract_claims
 from synthetic.generate import generate
 
 _EPOCH = date(1970, 1, 1)
-# Gold's settings, read from their one home: the dbt project's vars.
-_VARS = yaml.safe_load(
-    (Path(__file__).resolve().parent.parent / "dbt_project" / "dbt_project.yml").read_text()
-)["vars"]
+# Gold's settings, read from their homes: the dbt project's vars, and what it is passed about
+# the claim kinds from their registry (lake.gold.build.dbt_args: --vars).
+_VARS = {
+    **yaml.safe_load(
+        (Path(__file__).resolve().parent.parent / "dbt_project" / "dbt_project.yml").read_text()
+    )["vars"],
+    **kinds.dbt_vars(),
+}
 OPEN_BOUND_FACTOR = float(_VARS["open_bound_factor"])
 MAGNITUDE_GAP = float(_VARS["magnitude_gap"])
 UNRECONCILED_MEASURES = set(_VARS["unreconciled_measures"])
@@ -55,6 +60,7 @@ SOLITARY_MEASURES = set(_VARS["solitary_measures"])
 NAMED_ONLY_MEASURES = set(_VARS["named_only_measures"])
 SMALL_COUNT = float(_VARS["small_count"])
 DAYS_PER_UNIT = {unit: float(days) for unit, days in _VARS["days_per_unit"].items()}
+GOLD_UNITS = dict(_VARS["gold_units"])
 _INF = float("inf")
 # int_claims_bounded.sql's precision_tier: stated values, then bounds and ranges (1), then
 # vague amounts.
@@ -76,12 +82,14 @@ def _day_of_year(text: str | None) -> int | None:
 
 
 def _staged(c: dict) -> dict:
-    """stg_silver__claims.sql: bounds of durations in days, of ages in years."""
-    if c["kind"] not in ("duration", "age") or c["unit"] not in DAYS_PER_UNIT:
+    """stg_silver__claims.sql (macros/time_units.sql): bounds of a kind with a gold unit in
+    it (durations in days, ages in years)."""
+    gold_unit = GOLD_UNITS.get(c["kind"])
+    if gold_unit is None or c["unit"] not in DAYS_PER_UNIT:
         return {**c, "value_scale": 1.0}
     scale = DAYS_PER_UNIT[c["unit"]]
-    if c["kind"] == "age":
-        scale /= DAYS_PER_UNIT["years"]
+    if DAYS_PER_UNIT[gold_unit] != 1:
+        scale /= DAYS_PER_UNIT[gold_unit]
     scaled = {k: None if c[k] is None else c[k] * scale for k in ("lower", "upper")}
     return {**c, **scaled, "value_scale": scale}
 

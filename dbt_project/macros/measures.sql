@@ -1,10 +1,11 @@
 {#- The axis a claim's value lies on, beyond its kind and measure_key: what it is per ("per
     day"), and for money its currency (the claim's unit; '' when the article names none). Claims
     on different axes never reconcile or merge: "$20 million" and "€20 million" are two amounts,
-    neither corroborating nor contradicting the other. For every kind but money it is per alone,
+    neither corroborating nor contradicting the other (var unit_axis_kinds, from
+    lake.silver.kinds: money's). For every kind but money it is per alone,
     so measure ids stay what they were before currencies split money. -#}
 {% macro measure_axis(kind, per, unit) -%}
-    concat_ws('|', coalesce({{ per }}, ''), case when {{ kind }} = 'money' then coalesce({{ unit }}, '') end)
+    concat_ws('|', coalesce({{ per }}, ''), case when {{ kind }} in ('{{ var('unit_axis_kinds') | join("', '") }}') then coalesce({{ unit }}, '') end)
 {%- endmacro %}
 
 {#- Measures a and b may merge only within one story, kind, axis (measure_axis: per, and

@@ -30,6 +30,7 @@ from lake.contracts.enforce import candidates, enforce_tables
 from lake.contracts.run import ContractViolation
 from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit
 from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, GOLD_TABLES, SILVER_ARTICLE_STORIES
+from lake.silver import kinds
 from lake.spark import LOG4J_CONF, conf_restored
 from lake.storage import Lake, LakeError
 
@@ -156,6 +157,13 @@ def artifact_run_id(artifact: Mapping[str, Any]) -> str | None:
     return json.loads(value).get("run_id") if value else None
 
 
+def kind_vars() -> list[str]:
+    """`--vars` with what gold needs about the claim kinds, from their registry
+    (lake.silver.kinds): the same on every run, so dbt's partial parsing survives; the dbt
+    project's own defaults are the same values (tests/unit/test_kinds.py)."""
+    return ["--vars", json.dumps(kinds.dbt_vars(), sort_keys=True)]
+
+
 def dbt_args(command: str, settings: Settings, *extra: str) -> list[str]:
     """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse."""
     work = settings.warehouse / "_dbt"
@@ -172,6 +180,7 @@ def dbt_args(command: str, settings: Settings, *extra: str) -> list[str]:
         "--quiet",
         # No network here or on most workers: do not try to send dbt's usage events.
         "--no-send-anonymous-usage-stats",
+        *kind_vars(),
         *extra,
     ]
 

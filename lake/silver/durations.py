@@ -13,6 +13,8 @@ import re
 
 from lake.silver import lexicon as lx
 from lake.silver.cues import holds_any, holds_digit, initials, led, may_hold
+from lake.silver.kinds.age import MAX_AGE as _MAX_AGE
+from lake.silver.kinds.duration import ISO_UNITS
 from lake.silver.quantities import (
     NUMBER_CUES,
     NUMBER_INITIALS,
@@ -28,16 +30,6 @@ from lake.silver.quantities import (
     words_to_number,
 )
 
-# The ISO 8601 designator of each stored unit: P2Y, P3M, P1W, P4D, PT2H, PT30M, PT10S.
-ISO_UNITS = {
-    "seconds": "TS",
-    "minutes": "TM",
-    "hours": "TH",
-    "days": "D",
-    "weeks": "W",
-    "months": "M",
-    "years": "Y",
-}
 _UNIT = r"(?P<unit>second|minute|hour|day|week|month|year|decade|centur(?:y|ies))"
 _NUMBER = rf"(?P<num>\d{{1,3}}(?:,\d{{3}})+|\d{{1,6}}(?:\.\d{{1,3}})?|{WORD_NUMBER})"
 # "four years", "48 hours", "a 35-day shutdown", "two-year-old", "42 years old".
@@ -82,7 +74,6 @@ _NAME_AGE = led(
     "A-Z",
 )
 _HEAD_AFTER = re.compile(r"^\s+(?P<np>(?:[a-z][\w’'-]*\s+){0,2}?(?P<head>[a-z][\w’'-]*))\b")
-_MAX_AGE = 120
 # What a sentence must hold for each search to be worth running: most sentences state no
 # period and no age.
 _UNIT_STEMS = ("second", "minute", "hour", "day", "week", "month", "year", "decade", "centur")

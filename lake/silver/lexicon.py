@@ -2,6 +2,29 @@
 
 from __future__ import annotations
 
+# The words only one claim kind reads live in its module (lake.silver.kinds); the finders
+# still name them lx.*, so they are re-exported here.
+from lake.silver.kinds.date import BEFORE_A_DATE, MONTHS, WEEKDAYS  # noqa: F401
+from lake.silver.kinds.duration import TIME_NOUNS  # noqa: F401
+from lake.silver.kinds.money import (  # noqa: F401
+    CENT_CURRENCIES,
+    CURRENCY_CODE_SCALES,
+    CURRENCY_CODES,
+    CURRENCY_SYMBOLS,
+    CURRENCY_WORDS,
+    MONEY_PLACEHOLDER_HEADS,
+    SUBUNIT_WORDS,
+)
+from lake.silver.kinds.rate import RATE_ADVERBS, RATE_PERIODS  # noqa: F401
+from lake.silver.kinds.ratio import MULTIPLIERS, NOT_A_SHARE_BEFORE  # noqa: F401
+from lake.silver.kinds.time import (  # noqa: F401
+    DST_TIME_ZONES,
+    TIME_QUALIFIERS,
+    TIME_ZONE_OFFSETS,
+    TIME_ZONE_WORDS,
+    TIME_ZONES,
+)
+
 UNITS = {
     "zero": 0,
     "one": 1,
@@ -77,23 +100,6 @@ VAGUE_FACTORS = {"several": (2, 9), "a few": (2, 5)}
 VAGUE_SCALES = {"dozen": 12, "hundred": 100, "thousand": 1_000, "million": 1_000_000,
                 "billion": 1_000_000_000}  # fmt: skip
 
-MULTIPLIERS = {
-    "double": 2.0,
-    "doubled": 2.0,
-    "doubling": 2.0,
-    "twice": 2.0,
-    "triple": 3.0,
-    "tripled": 3.0,
-    "tripling": 3.0,
-    "threefold": 3.0,
-    "quadruple": 4.0,
-    "quadrupled": 4.0,
-    "fourfold": 4.0,
-    "fivefold": 5.0,
-    "tenfold": 10.0,
-    "half": 0.5,
-}
-
 # Qualifier phrases, matched right before a quantity (longest first).
 QUALIFIERS = {
     "up to": "up_to",
@@ -134,84 +140,6 @@ QUALIFIERS = {
     "~": "approximate",
 }
 
-# Nouns after a number that make it a duration or age, not a claim.
-TIME_NOUNS = {
-    "second",
-    "seconds",
-    "minute",
-    "minutes",
-    "hour",
-    "hours",
-    "day",
-    "days",
-    "week",
-    "weeks",
-    "month",
-    "months",
-    "year",
-    "years",
-    "decade",
-    "decades",
-    "century",
-    "centuries",
-    "year-old",
-    "years-old",
-    "term",
-    "terms",
-}
-RATE_PERIODS = {
-    "day": "day",
-    "week": "week",
-    "month": "month",
-    "year": "year",
-    "hour": "hour",
-    "quarter": "quarter",
-    "annum": "year",
-}
-RATE_ADVERBS = {
-    "daily": "day",
-    "weekly": "week",
-    "monthly": "month",
-    "annually": "year",
-    "yearly": "year",
-    "hourly": "hour",
-    "quarterly": "quarter",
-}
-
-# ISO 4217 codes written beside a figure ("USD 200", "EUR1.2 billion", "115 USD"), upper case only.
-CURRENCY_CODES = (
-    "USD", "EUR", "GBP", "JPY", "CNY", "CHF", "CAD", "AUD", "NZD", "INR", "HKD", "SGD", "KRW",
-    "RUB", "BRL", "MXN", "SEK", "NOK", "DKK", "ZAR", "TRY",
-)  # fmt: skip
-# A scale letter before a currency code, as financial reports write it: "MUSD 30", "120 MEUR",
-# "KSEK 500" (case-sensitive: "musd" is not a code).
-CURRENCY_CODE_SCALES = {"M": 1_000_000, "K": 1_000}
-CURRENCY_SYMBOLS = {
-    "$": "USD",
-    "元": "CNY",
-    "US$": "USD",
-    "€": "EUR",
-    "£": "GBP",
-    "¥": "JPY",
-    **{code: code for code in CURRENCY_CODES},
-}
-CURRENCY_WORDS = {
-    **{code.lower(): code for code in CURRENCY_CODES},
-    "dollars": "USD",
-    "dollar": "USD",
-    "euros": "EUR",
-    "euro": "EUR",
-    "pounds": "GBP",
-    "yen": "JPY",
-    "rupees": "INR",
-    "yuan": "CNY",
-}
-# Currencies whose hundredth has a name: "3 dollars 50 cents" is 3.50, "15 euros 50" 15.50.
-CENT_CURRENCIES = frozenset(
-    ["USD", "EUR", "GBP", "CAD", "AUD", "NZD", "HKD", "SGD", "CHF", "INR", "ZAR", "MXN", "BRL"]
-)
-SUBUNIT_WORDS = frozenset(["cent", "cents", "pence", "penny", "pennies", "p"])
-
 # Plural nouns that do not end in "s": "2012 people" counts people, it is not a year.
 PLURAL_NOUNS = frozenset(
     [
@@ -234,88 +162,6 @@ PLURAL_NOUNS = frozenset(
     ]
 )
 
-MONTHS = {
-    "january": 1,
-    "jan": 1,
-    "february": 2,
-    "feb": 2,
-    "march": 3,
-    "mar": 3,
-    "april": 4,
-    "apr": 4,
-    "may": 5,
-    "june": 6,
-    "jun": 6,
-    "july": 7,
-    "jul": 7,
-    "august": 8,
-    "aug": 8,
-    "september": 9,
-    "sept": 9,
-    "sep": 9,
-    "october": 10,
-    "oct": 10,
-    "november": 11,
-    "nov": 11,
-    "december": 12,
-    "dec": 12,
-}
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-# Words that may stand capitalised right before a weekday without making it part of a name.
-BEFORE_A_DATE = {"on", "last", "this", "next", "early", "late", "by", "until", "since", "from"}
-# Time zone abbreviations as news writes them after a clock time ("9 a.m. EST Tuesday",
-# "0424 GMT Wednesday"), with their fixed offsets in minutes east of UTC. A capitalised word
-# before a weekday that is one of them names no programme or event (dates.py); times.py turns
-# a clock time in one into UTC.
-TIME_ZONE_OFFSETS = {
-    "GMT": 0,
-    "UTC": 0,
-    "WET": 0,
-    "WEST": 60,
-    "BST": 60,
-    "CET": 60,
-    "CEST": 120,
-    "EET": 120,
-    "EEST": 180,
-    "MSK": 180,
-    "HKT": 480,
-    "SGT": 480,
-    "JST": 540,
-    "KST": 540,
-    "AEST": 600,
-    "AEDT": 660,
-    "EST": -300,
-    "EDT": -240,
-    "CST": -360,
-    "CDT": -300,
-    "MST": -420,
-    "MDT": -360,
-    "PST": -480,
-    "PDT": -420,
-    "AKST": -540,
-    "AKDT": -480,
-    "HST": -600,
-}
-# Zones whose offset follows daylight saving: known only on a given day.
-DST_TIME_ZONES = {
-    "ET": "America/New_York",
-    "CT": "America/Chicago",
-    "MT": "America/Denver",
-    "PT": "America/Los_Angeles",
-}
-# "7 p.m. Eastern time": the zone as a word.
-TIME_ZONE_WORDS = {"eastern": "ET", "central": "CT", "mountain": "MT", "pacific": "PT"}
-# Words before a clock time that bound it ("before 10 a.m.", "shortly after midnight"; "just
-# before" is `almost`).
-TIME_QUALIFIERS = {
-    "after": "more_than",
-    "before": "up_to",
-    "by": "up_to",
-    "until": "up_to",
-    "till": "up_to",
-}
-# IST is India's, Ireland's or Israel's: a zone, but of no known offset.
-TIME_ZONES = frozenset([*TIME_ZONE_OFFSETS, *DST_TIME_ZONES, "IST"])
 # Irregular past tenses that date a weekday after them back ("said Thursday", "met Monday");
 # regular ones end in -ed.
 PAST_TENSE_VERBS = [
@@ -734,9 +580,6 @@ FRACTION_WORDS = {
     "a tenth": 1 / 10,
     "one tenth": 1 / 10,
 }
-# Words before a fraction word that make it a part of a sequence, not a share: "the second
-# half of the year", "the first quarter of 2020".
-NOT_A_SHARE_BEFORE = {"the", "first", "second", "third", "fourth", "last", "final", "other"}
 # Words after a unit that say which dimension it measures: "ten miles long" counts miles.
 DIMENSION_WORDS = {"long", "wide", "tall", "high", "deep", "thick", "across"}
 # Fractions written as one character: "½ teaspoon", "2¾ miles".
@@ -769,10 +612,6 @@ PLACEHOLDER_HEADS = {
     "targets",
     "target",
 }
-
-# Heads that say "an amount" rather than what the money is for: "a bond measure worth $1.3
-# billion" is the bond; "a relief package of $2 million" is the relief.
-MONEY_PLACEHOLDER_HEADS = {"measure", "package", "amount", "sum", "figure", "deal", "plan", "bill"}
 
 # Finite verbs. A noun phrase ends at one ("600 people spent the night") and a clause's subject
 # stands before one ("enrollment has fallen 13%"); regular pasts (-ed) and presents (-s) are

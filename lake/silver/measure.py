@@ -41,6 +41,7 @@ import re
 from lake.silver import lexicon as lx
 from lake.silver.attribution import trie_pattern
 from lake.silver.cues import may_hold
+from lake.silver.kinds import UNRECONCILED_MEASURES
 from lake.silver.quantities import is_name_word
 
 _VERB_WINDOW = re.compile(r"([\w’'-]+)")
@@ -494,7 +495,8 @@ def time_key(
     return "time:" + key.removeprefix("date:"), terms
 
 
-UNNAMED = ("duration:unnamed", "age:unnamed")
+# The measure_keys that stay in silver but make no fact (the kinds declare them).
+UNNAMED = UNRECONCILED_MEASURES
 
 
 def duration_key(

@@ -20,6 +20,7 @@ from lake.silver.cues import (
     search_end,
 )
 from lake.silver.dates import STREET_AFTER, is_year
+from lake.silver.kinds.percent import PERCENT_SIGN
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
 _TEN_WORDS = "|".join(lx.TENS)
@@ -53,7 +54,7 @@ _DIGITS = re.compile(
     r"(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|-[A-Za-z\d])"
     rf"(?:\s(?P<scale>{_SCALE_WORDS})\b)?"
     rf"(?:\s(?P<cur_end>{_CODE})\b)?"
-    r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
+    rf"{PERCENT_SIGN}",
     re.IGNORECASE,
 )
 # The most a _DIGITS match holds before its first digit: "minus" and two spaces, then a
@@ -199,7 +200,7 @@ _DIGIT_RANGE = led(
         rf"(?<![\w.,:/#-])(?:(?P<cur>US\$|\$|€|£|¥)\s?)?(?P<a>{_NUM})%?[-–](?:US\$|\$|€|£|¥)?"
         rf"(?P<b>{_NUM})(?:(?P<scale_tight>k|bn|mn|m)\b)?(?![\w:/]|[.,]\d|[-–/][A-Za-z\d])"
         r"(?:\s(?P<scale>thousand|million|billion|trillion)\b)?"
-        r"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|percentage points?\b))?",
+        rf"{PERCENT_SIGN}",
         re.IGNORECASE,
     ),
     r"\d$€£¥U",

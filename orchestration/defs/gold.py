@@ -23,7 +23,7 @@ from dagster_dbt import DagsterDbtTranslator, DagsterDbtTranslatorSettings, DbtP
 
 from lake.config import Settings, load_settings
 from lake.gold import build as gold
-from lake.gold.build import INTERNAL, artifact_run_id, dbt_args, dbt_project_files
+from lake.gold.build import INTERNAL, artifact_run_id, dbt_args, dbt_project_files, kind_vars
 from lake.layer import CandidateRejected, RunContext, execute
 from lake.storage import Lake
 from orchestration.checks import build_gold_contract_checks
@@ -121,6 +121,7 @@ def _parse(project: DbtProject) -> None:
         str(DBT_STATE_DIR / "logs"),
         "--quiet",
         "--no-send-anonymous-usage-stats",
+        *kind_vars(),
         *(["--target", project.target] if project.target else []),
     ]
     result = dbtRunner().invoke(args)

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from lake.bronze.parse import normalize_body, parse_file
-from lake.schemas import ATTRIBUTION_KINDS, KINDS, QUALIFIERS
+from lake.schemas import ATTRIBUTION_KINDS, QUALIFIERS
 from lake.schemas import FACT_STATUSES as STATUSES
+from lake.silver.kinds import NAMES as KINDS
 from synthetic import vocabulary as V
 from synthetic.generate import generate, main
 

@@ -7,14 +7,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import jinja2
 import yaml
 
 from lake import schemas
 from lake.contracts.spec import load_contracts
+from lake.silver import kinds
 
 REPO = Path(__file__).resolve().parents[2]
 HOMES = {
-    "kind": schemas.KINDS,
+    "kind": kinds.NAMES,
     "qualifier": schemas.QUALIFIERS,
     "date_granularity": schemas.DATE_GRANULARITIES,
     "date_resolution": schemas.DATE_RESOLUTIONS,
@@ -48,11 +50,24 @@ def _dbt_lists():
 _IN_LIST = re.compile(r"(\w+) in \(([^)]*)\)")
 
 
+# A constraint may take its list from a dbt var ("kind in ('{{ var('kinds') | join(...) }}')"):
+# rendered as dbt renders it, with the project's vars and those claimhouse passes.
+_VARS = {
+    **yaml.safe_load((REPO / "dbt_project" / "dbt_project.yml").read_text())["vars"],
+    **kinds.dbt_vars(),
+}
+
+
+def _rendered(expression: str) -> str:
+    return jinja2.Environment().from_string(expression).render(var=_VARS.__getitem__)
+
+
 def _constraint_lists():
     for path in sorted((REPO / "dbt_project" / "models").rglob("*.yml")):
         for model in yaml.safe_load(path.read_text()).get("models") or []:
             for constraint in model.get("constraints") or []:
-                for column, values in _IN_LIST.findall(constraint.get("expression", "")):
+                expression = _rendered(constraint.get("expression", ""))
+                for column, values in _IN_LIST.findall(expression):
                     listed = [v.strip().strip("'") for v in values.split(",")]
                     yield f"{path.name}:{constraint['name']}", column, listed
 

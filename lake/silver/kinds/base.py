@@ -1,0 +1,58 @@
+"""What one claim kind declares (lake.silver.kinds lists them)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One claim kind: silver.claims.kind's value and everything specific to it.
+
+    name: the value of silver.claims.kind and gold.facts.kind.
+    summary: one line on what a claim of this kind states.
+    finder: "module:function" of the finder that emits it, over one sentence. Several kinds
+        share a finder (one regex pass finds a count, a percent or an amount of money), so this
+        is a reference, resolved on use: the finders import the kinds' words, not the reverse.
+    measure_key: "module:function" that names what a claim of this kind measures.
+    words: the vocabulary only this kind reads (name -> table); the finders import these tables
+        from the kind's module (lake.silver.lexicon re-exports the ones it used to hold).
+    gold_unit: the unit gold compares values of this kind in, whatever unit the article stated
+        (a duration in days, an age in years: dbt's var days_per_unit scales them); None keeps
+        the stated unit.
+    unit_on_axis: claims of this kind in different units never reconcile ("$20 million" and
+        "€20 million" are two amounts): dbt's measure_axis adds the unit (var unit_axis_kinds).
+    unreconciled_keys: measure_keys of this kind that stay in silver but make no fact.
+    solitary_keys: measure_keys naming no event: each claim is a fact of its own.
+    named_only_keys: measure_keys that reconcile only when the claim names who spoke.
+    examples: sentences and the claim text the finder must emit as this kind
+        (tests/unit/test_kinds.py runs them).
+    """
+
+    name: str
+    summary: str
+    finder: str
+    measure_key: str
+    words: Mapping[str, Any] = field(default_factory=dict)
+    gold_unit: str | None = None
+    unit_on_axis: bool = False
+    unreconciled_keys: tuple[str, ...] = ()
+    solitary_keys: tuple[str, ...] = ()
+    named_only_keys: tuple[str, ...] = ()
+    examples: tuple[tuple[str, str], ...] = ()
+
+    def find(self) -> Callable[..., list]:
+        """The finder function itself."""
+        return _resolve(self.finder)
+
+    def key(self) -> Callable[..., tuple[str, list[str]]]:
+        """The measure_key function itself."""
+        return _resolve(self.measure_key)
+
+
+def _resolve(reference: str) -> Callable[..., Any]:
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(module), name)
