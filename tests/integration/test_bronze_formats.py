@@ -70,6 +70,24 @@ def test_every_record_is_an_article_a_reject_or_skipped_at_its_position(spark, l
     assert versions(lake) == before
 
 
+def test_files_of_records_read_by_sparks_scan_give_the_same_outcomes(
+    spark, lake, tmp_path, monkeypatch
+):
+    """A remote folder's files come through Spark's binaryFile scan: files of records larger
+    than the size limit are still read (the limit holds for each record)."""
+    import lake.bronze.ingest as ingest_module
+
+    monkeypatch.setattr(ingest_module, "_workers_read_local", lambda wanted: False)
+    folder = write_formats_folder(tmp_path / "in")
+    summary = ingest(spark, lake, folder, "r1", 1500)
+    assert (summary.new_articles, summary.rejected, summary.skipped, summary.records) == (
+        8,
+        2,
+        5,
+        13,
+    )
+
+
 def test_a_grown_jsonl_file_is_read_from_its_new_lines_and_a_rewritten_one_whole(
     spark, lake, tmp_path
 ):
@@ -176,7 +194,8 @@ def test_the_same_event_in_every_format_gives_the_same_articles_claims_and_facts
 
     assert stories(txt) == stories(formats)
 
-    # Facts whose evidence comes from articles held in different kinds of file.
+    # Facts whose evidence comes from articles held in different kinds of file: every kind
+    # has a share in facts reconciled across kinds, and such facts are corroborated.
     form = {
         r["article_id"]: r["source_uri"].rsplit(".", 1)[-1]
         for r in formats.read("bronze.articles").collect()
@@ -184,6 +203,39 @@ def test_the_same_event_in_every_format_gives_the_same_articles_claims_and_facts
     kinds_per_fact: dict[str, set] = {}
     for fact_id, article_id in rows(formats, "gold.fact_evidence", "fact_id", "article_id"):
         kinds_per_fact.setdefault(fact_id, set()).add(form[article_id])
-    assert max(len(k) for k in kinds_per_fact.values()) >= 4, kinds_per_fact
-    corroborated = formats.read("gold.facts").where(F.col("status") == "corroborated").count()
-    assert corroborated >= 2
+    across = {f: k for f, k in kinds_per_fact.items() if len(k) >= 2}
+    assert set().union(*across.values()) == {"html", "htm", "jsonl", "parquet", "gz"}, across
+    status = dict(rows(formats, "gold.facts", "fact_id", "status"))
+    assert "corroborated" in {status[f] for f in across}, status
+
+
+def test_a_warehouse_made_before_positions_gains_them_and_keeps_its_files_unchanged(
+    spark, lake, tmp_path
+):
+    from lake import storage
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.txt").write_text("The Kestrel tunnel cost $1.8 billion.\n")
+    (folder / "b.txt").write_text("")
+    ingest(spark, lake, folder, "r1", LIMIT)
+    # The three tables as an older claimhouse left them: no position column.
+    for table in ("bronze.articles", "bronze.rejects", "bronze.ingest_log"):
+        old = lake.read(table).drop("position").localCheckpoint()
+        old.write.format("delta").mode("overwrite").option("overwriteSchema", "true").save(
+            str(lake.path(table))
+        )
+        assert "position" not in lake.read(table).columns
+    storage._SCHEMA_CHECKED.clear()
+    (folder / "news.jsonl").write_text(json.dumps(news_please(ARTICLES[2])) + "\n{}\n")
+    summary = ingest(spark, lake, folder, "r2", LIMIT)
+    assert (summary.unchanged, summary.new_articles, summary.rejected) == (1, 1, 2)
+    assert summary.files_read == 2  # the empty file is read again; a.txt is not
+    assert rows(lake, "bronze.articles", "source_uri", "position") == {
+        ("a.txt", None),
+        ("news.jsonl", 1),
+    }
+    assert rows(lake, "bronze.rejects", "source_uri", "position") == {
+        ("b.txt", None),
+        ("news.jsonl", 2),
+    }

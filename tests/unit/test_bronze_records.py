@@ -282,3 +282,19 @@ def test_positions_are_named_as_reasons_name_them():
     assert records.located("c.warc.gz", 512) == "c.warc.gz byte offset 512"
     assert records.located("a.txt", None) == "a.txt"
     assert sorted(BROKEN_LINES) == [2, 4]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=400))
+def test_arbitrary_bytes_never_raise_from_the_readers_but_as_a_refused_file(raw):
+    for r in records.read_jsonl("f.jsonl", io.BytesIO(raw), DEFAULT_FIELDS, LIMIT):
+        assert (r.parsed.reason is None) == (r.parsed.body is not None)
+    for reader in (
+        lambda s: records.read_warc("f.warc", s, LIMIT),
+        lambda s: records.read_parquet("f.parquet", s, DEFAULT_FIELDS, LIMIT),
+    ):
+        try:
+            for r in reader(io.BytesIO(raw)):
+                assert r.skipped or (r.parsed.reason is None) == (r.parsed.body is not None)
+        except records.FileRefused:
+            pass
