@@ -15,7 +15,6 @@ from lake.bronze.ingest import ingest
 from ..same_event import ARTICLES, BROKEN_LINES, news_please, write_formats_folder
 
 LIMIT = 5 * 1024 * 1024
-FORMATS_ARTICLES = sum(a["form"] not in ("html", "htm") for a in ARTICLES)
 
 
 def rows(lake, table: str, *cols: str) -> set[tuple]:
@@ -26,9 +25,34 @@ def versions(lake) -> dict[str, int]:
     return {t: lake.version(t) for t in ("bronze.articles", "bronze.rejects", "bronze.ingest_log")}
 
 
-def test_every_record_is_an_article_a_reject_or_skipped_at_its_position(spark, lake, tmp_path):
-    folder = write_formats_folder(tmp_path / "in")
-    summary = ingest(spark, lake, folder, "r1", LIMIT)
+@pytest.fixture(scope="module")
+def same_event(spark, tmp_path_factory) -> dict:
+    """The eight articles of tests/same_event.py as .txt files with sidecars ("txt"), and as
+    two HTML pages, a JSON Lines file, a Parquet file and a WARC file with broken lines and
+    non-HTML records beside them ("formats"), each run into its own warehouse in process:
+    bronze, silver and its stories for both, gold for the formats only (see the done-when
+    test). name -> (folder, lake, bronze's summary)."""
+    from lake.config import load_settings
+    from lake.layer import open_run
+    from lake.pipeline import run_units
+    from lake.storage import Lake
+    from lake.units import UNITS
+
+    from ..same_event import write_text_folder
+
+    root = tmp_path_factory.mktemp("same-event")
+    built = {}
+    for name, write in (("txt", write_text_folder), ("formats", write_formats_folder)):
+        folder = write(root / name)
+        settings = load_settings(warehouse=root / f"wh-{name}", input_dir=folder)
+        with open_run(spark, settings, f"{name}-1") as ctx:
+            summary = run_units(ctx, UNITS if name == "formats" else UNITS[:3])
+        built[name] = (folder, Lake(spark, settings.warehouse), summary.bronze)
+    return built
+
+
+def test_every_record_is_an_article_a_reject_or_skipped_at_its_position(spark, same_event):
+    folder, lake, summary = same_event["formats"]
     # 5 files: 2 pages, and 3 files of records holding 4 + 2 + 7 records.
     assert (summary.files_seen, summary.containers, summary.records) == (5, 3, 13)
     assert (summary.new_articles, summary.rejected, summary.skipped) == (8, 2, 5)
@@ -149,34 +173,12 @@ CLAIM_FIELDS = (
 )
 
 
-@pytest.mark.slow
-def test_the_same_event_in_every_format_gives_the_same_articles_claims_and_facts(spark, tmp_path):
-    """The eight articles of tests/same_event.py as .txt files with sidecars, and as two HTML
-    pages, a JSON Lines file, a Parquet file and a WARC file (with broken lines and non-HTML
-    records beside them), each folder in its own warehouse: bronze's articles, silver's claims
-    and stories are equal. Gold is a function of those (and of each article's metadata, equal
-    too), so it is built once, from the folder of formats: its facts are corroborated across
-    articles that came in different formats."""
-    from lake.config import load_settings
-    from lake.layer import open_run
-    from lake.pipeline import run_units
-    from lake.storage import Lake
-    from lake.units import UNITS
-
-    from ..same_event import write_text_folder
-
-    folders = {
-        "txt": write_text_folder(tmp_path / "txt"),
-        "formats": write_formats_folder(tmp_path / "formats"),
-    }
-    lakes = {}
-    for name, folder in folders.items():
-        settings = load_settings(warehouse=tmp_path / f"wh-{name}", input_dir=folder)
-        with open_run(spark, settings, f"{name}-1") as ctx:
-            # gold only for the formats: see the docstring
-            run_units(ctx, UNITS if name == "formats" else UNITS[:3])
-        lakes[name] = Lake(spark, settings.warehouse)
-    txt, formats = lakes["txt"], lakes["formats"]
+def test_the_same_event_in_every_format_gives_the_same_articles_claims_and_facts(same_event):
+    """The same articles as .txt files with sidecars, and as pages, JSON Lines, Parquet and
+    WARC (same_event): bronze's articles, silver's claims and stories are equal. Gold is a
+    function of those (and of each article's metadata, equal too), so it is built once, from
+    the folder of formats: its facts are reconciled across articles of different formats."""
+    txt, formats = same_event["txt"][1], same_event["formats"][1]
 
     assert rows(txt, "bronze.articles", *ARTICLE_FIELDS) == rows(
         formats, "bronze.articles", *ARTICLE_FIELDS
