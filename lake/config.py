@@ -75,6 +75,48 @@ def _master(text: str) -> str:
     return value
 
 
+# The fields of an article a JSON Lines or Parquet record may give, and the record's field
+# names tried for each, first present wins: news-please's output by default.
+RECORD_FIELDS = ("body", "title", "published_at", "outlet", "url")
+_NEWS_PLEASE = "body=maintext,title=title,published_at=date_publish,outlet=source_domain,url=url"
+
+
+@dataclass(frozen=True)
+class FieldMap:
+    """Which record fields give an article's body, title, published_at, outlet and url: each
+    article field -> the record field names tried in order ('' for none)."""
+
+    pairs: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def names(self, field: str) -> tuple[str, ...]:
+        return dict(self.pairs).get(field, ())
+
+    def __str__(self) -> str:
+        return ",".join(f"{k}={'|'.join(v)}" for k, v in self.pairs)
+
+
+def field_map(text: str) -> FieldMap:
+    """'body=text,title=headline' -> a FieldMap; article fields not named keep news-please's
+    names, and 'title=' gives none."""
+    given: dict[str, tuple[str, ...]] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        field, sep, names = part.partition("=")
+        field = field.strip()
+        if not sep or field not in RECORD_FIELDS:
+            raise ValueError(
+                f"a list of field=name pairs such as body=maintext,title=title, each field one "
+                f"of {', '.join(RECORD_FIELDS)} (got {part!r})"
+            )
+        given[field] = tuple(n.strip() for n in names.split("|") if n.strip())
+    if given.get("body") == ():
+        raise ValueError("a mapping with a record field for body (the article's text)")
+    defaults = dict(DEFAULT_FIELDS.pairs) if "DEFAULT_FIELDS" in globals() else {}
+    return FieldMap(tuple((f, given.get(f, defaults.get(f, ()))) for f in RECORD_FIELDS))
+
+
+DEFAULT_FIELDS = field_map(_NEWS_PLEASE)
+
+
 def _flag(text: str) -> bool:
     value = text.strip().lower()
     if value not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
@@ -125,7 +167,7 @@ OPTIONS: tuple[Option, ...] = (
         "CLAIMHOUSE_MAX_FILE_BYTES",
         5 * MB,
         _number(int, 1),
-        "larger input files are rejected",
+        "a larger article file, or record of a JSON Lines, Parquet or WARC file, is rejected",
         "--max-file-bytes N",
     ),
     Option(
@@ -134,6 +176,15 @@ OPTIONS: tuple[Option, ...] = (
         3.0,
         _number(float, 0),
         "a file modified more recently is left for the next run (still being copied?)",
+    ),
+    Option(
+        "record_fields",
+        "CLAIMHOUSE_RECORD_FIELDS",
+        DEFAULT_FIELDS,
+        field_map,
+        "which fields of a JSON Lines or Parquet record give the article's body, title, "
+        "published_at, outlet and url (names joined by a vertical bar: the first present; "
+        "fields not named keep these defaults, news-please's; `title=`: none)",
     ),
     Option(
         "extract_budget_s",
@@ -320,6 +371,7 @@ class Settings:
     spark_master: str = _default("spark_master")
     max_file_bytes: int = _default("max_file_bytes")
     settle_s: float = _default("settle_s")
+    record_fields: FieldMap = _default("record_fields")
     extract_budget_s: float = _default("extract_budget_s")
     max_claims_per_article: int = _default("max_claims_per_article")
     maintain_every: int = _default("maintain_every")

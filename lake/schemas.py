@@ -62,6 +62,15 @@ INGEST_OUTCOMES = (
     "rejected",
     "sidecar",
     "not_settled",
+    "container",
+    "skipped",
+)
+
+
+# bronze's position column: where a record is in a file holding many articles.
+POSITION_DOC = (
+    "where a record is in its file: line number (JSON Lines, from 1), row index (Parquet, "
+    "from 0) or byte offset (WARC); null for a file that is one article"
 )
 
 
@@ -105,15 +114,27 @@ BRONZE_ARTICLES = TableSpec(
             _f("url", StringType(), True, "from the sidecar"),
             _f("body", StringType(), False, "normalized text: NFC, LF line ends, trimmed"),
             _f("char_count", IntegerType(), False, "length of body in characters"),
-            _f("content_sha256", StringType(), False, "sha256 of the file's bytes"),
+            _f(
+                "content_sha256",
+                StringType(),
+                False,
+                "sha256 of the file's bytes (of a record's: its line, its row as JSON, its page)",
+            ),
             _f("ingested_at", TimestampType(), False),
             _f("run_id", StringType(), False),
             _f(
                 "published_at_source",
                 StringType(),
                 True,
-                "where published_at came from: sidecar, or text (a 'Published:' line); "
-                "null when neither states it (relative dates then stay unresolved)",
+                "where published_at came from: sidecar (or a record's date field), or text (a "
+                "'Published:' line, a page's metadata); null when neither states it (relative "
+                "dates then stay unresolved)",
+            ),
+            _f(
+                "position",
+                LongType(),
+                True,
+                POSITION_DOC,
             ),
         ]
     ),
@@ -121,7 +142,7 @@ BRONZE_ARTICLES = TableSpec(
 
 BRONZE_REJECTS = TableSpec(
     name="bronze.rejects",
-    key=("source_uri", "content_sha256", "reason"),
+    key=("source_uri", "position", "content_sha256", "reason"),
     description="Input files that could not become articles, with the reason.",
     preview=("source_uri", "reason", "size_bytes"),
     schema=StructType(
@@ -132,13 +153,14 @@ BRONZE_REJECTS = TableSpec(
             _f("content_sha256", StringType(), True, "null when the file was not read"),
             _f("rejected_at", TimestampType(), False),
             _f("run_id", StringType(), False),
+            _f("position", LongType(), True, POSITION_DOC),
         ]
     ),
 )
 
 BRONZE_INGEST_LOG = TableSpec(
     name="bronze.ingest_log",
-    key=("run_id", "source_uri"),
+    key=("run_id", "source_uri", "position"),
     description=(
         "One row per file a run read or refused, with what became of it (files left unread "
         "because nothing changed are counted in audit.layer_runs.summary)."
@@ -152,13 +174,16 @@ BRONZE_INGEST_LOG = TableSpec(
                 "outcome",
                 StringType(),
                 False,
-                "new | unchanged | updated | duplicate | rejected | sidecar | not_settled",
+                "new | unchanged | updated | duplicate | rejected | sidecar | not_settled | "
+                "container (a JSON Lines, Parquet or WARC file read; its records have rows of "
+                "their own) | skipped (a WARC record that is no HTML page)",
             ),
             _f("article_id", StringType(), True),
             _f("reason", StringType(), True),
             _f("size_bytes", LongType(), False),
             _f("content_sha256", StringType(), True),
             _f("logged_at", TimestampType(), False),
+            _f("position", LongType(), True, POSITION_DOC),
         ]
     ),
 )

@@ -6,13 +6,15 @@ The driver lists file names and sizes only; executors read and parse the content
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path, PurePosixPath
 from stat import S_ISREG
+from typing import BinaryIO
 
 import pandas as pd
 from delta.tables import DeltaTable
@@ -21,7 +23,9 @@ from pyspark.sql import SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
 
+from lake.bronze import records
 from lake.bronze.parse import ARTICLE_SUFFIXES, READS, SIDECAR_SUFFIX, ParsedFile, parse_file
+from lake.config import DEFAULT_FIELDS, FieldMap
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.layer import RunContext, Unit
 from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
@@ -42,14 +46,24 @@ class IngestSummary:
     updated: int = 0  # same text, new metadata (a corrected or late sidecar)
     # (kind of reason, files) of this run's rejects, most frequent first
     reject_reasons: tuple[tuple[str, int], ...] = ()
+    # Files holding many articles (JSON Lines, Parquet, WARC) this run read; the records it
+    # read from them; those records that are no article by design (WARC records other than
+    # HTML responses). The other outcomes count files and records alike (an unchanged file of
+    # records is one `unchanged`).
+    containers: int = 0
+    records: int = 0
+    skipped: int = 0
 
     @property
     def articles_seen(self) -> int:
-        """Files of this run that are articles: new, unchanged, duplicate or updated."""
+        """Files and records of this run that are articles: new, unchanged, duplicate or
+        updated."""
         return self.new_articles + self.unchanged + self.duplicates + self.updated
 
     @property
     def accounted(self) -> int:
+        """Files accounted for: each article file, reject, sidecar or file of records once (a
+        file of records by its records, when read)."""
         return (
             self.new_articles
             + self.unchanged
@@ -58,16 +72,31 @@ class IngestSummary:
             + self.sidecars
             + self.not_settled
             + self.updated
+            + self.skipped
+            + self.containers
+            - self.records
         )
 
     def describe(self) -> str:
         """One line for the CLI and Dagster's run log: how every file was accounted for."""
         why = "; ".join(f"{n} {kind}" for kind, n in self.reject_reasons)
+        head = f"bronze: {self.files_seen} files seen = "
+        if self.containers:
+            head = (
+                f"bronze: {self.files_seen} files seen, {self.containers} of them JSON Lines, "
+                f"Parquet or WARC files read ({self.records} records): "
+                f"{self.files_seen - self.containers + self.records} files and records = "
+            )
         return (
-            f"bronze: {self.files_seen} files seen = {self.new_articles} new articles + "
+            head + f"{self.new_articles} new articles + "
             f"{self.unchanged} unchanged + {self.duplicates} duplicates + "
             f"{self.rejected} rejected + {self.sidecars} sidecars"
             + (f" + {self.updated} with new metadata" if self.updated else "")
+            + (
+                f" + {self.skipped} skipped (WARC records other than HTML pages)"
+                if self.skipped
+                else ""
+            )
             + (
                 f" + {self.not_settled} not settled (still being written: next run)"
                 if self.not_settled
@@ -89,6 +118,9 @@ class IngestSummary:
             "sidecars": self.sidecars,
             "not_settled": self.not_settled,
             "reject_reasons": dict(self.reject_reasons),
+            "files_of_records": self.containers,
+            "records_read": self.records,
+            "records_skipped": self.skipped,
         }
 
 
@@ -246,10 +278,17 @@ def _workers_read_local(wanted: list[InputFile]) -> bool:
     return all(f.path.startswith("file:") for f in wanted)
 
 
-def _read_contents(spark: SparkSession, input_dir, wanted: list[InputFile], max_bytes: int):
+def _read_contents(
+    spark: SparkSession,
+    input_dir,
+    wanted: list[InputFile],
+    max_bytes: int,
+    unlimited: set[str] | frozenset[str] = frozenset(),
+):
     """path -> content for the wanted files of a remote folder (hdfs:, s3a:...). One directory
     scan reads them in parallel. Spark's listing skips names starting with '_', even by name:
-    those get no content, so they are rejected with a reason saying so."""
+    those get no content, so they are rejected with a reason saying so. Files of records
+    (`unlimited`) are read whatever their size: their records are held to max_bytes."""
     if not wanted:
         return spark.createDataFrame([], "path string, content binary")
     reader = spark.read.format("binaryFile")
@@ -263,7 +302,10 @@ def _read_contents(spark: SparkSession, input_dir, wanted: list[InputFile], max_
             found = None
     if found is None:
         found = reader.option("recursiveFileLookup", "true").load(str(input_dir))
-    return found.where(F.col("length") <= max_bytes).select("path", "content")
+    fits = F.col("length") <= max_bytes
+    if unlimited:
+        fits = fits | F.col("path").isin(sorted(unlimited))
+    return found.where(fits).select("path", "content")
 
 
 # Up to this many wanted files are read by name; more, and one scan of the folder is cheaper.
@@ -288,8 +330,15 @@ _PARSED = StructType(
         StructField("url", StringType(), True),
         StructField("body", StringType(), True),
         StructField("published_at_source", StringType(), True),
+        # where a record is in its file (null for a file that is one article)
+        StructField("position", LongType(), True),
+        # file (one article or a reject) | container (a file of records, read) | record |
+        # skipped (a record that is no article by design)
+        StructField("role", StringType(), False),
     ]
 )
+# Rows a worker hands back at a time: a file of records may hold a great many.
+_ROWS_PER_BATCH = 2000
 
 
 _VANISHED = (
@@ -298,35 +347,155 @@ _VANISHED = (
 )
 
 
-def _parse_batches(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+def _parse_batches(
+    fields: FieldMap, max_file_bytes: int, batches: Iterator[pd.DataFrame]
+) -> Iterator[pd.DataFrame]:
     """Rows with their content (and their sidecar's) read by Spark -> _PARSED rows."""
     for batch in batches:
-        rows = [
-            _parse_row(r.source_uri, r.size_bytes, r.content, r.sidecar_uri, r.sidecar_content)
-            for r in batch.itertuples(index=False)
-        ]
+        rows: list[dict] = []
+        for r in batch.itertuples(index=False):
+            if isinstance(r.kind, str):
+                content = r.content
+
+                def stream(content=content) -> BinaryIO | None:
+                    return None if content is None else io.BytesIO(bytes(content))
+
+                for row in _records_rows(r, stream, fields, max_file_bytes):
+                    rows.append(row)
+                    if len(rows) >= _ROWS_PER_BATCH:
+                        yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+                        rows = []
+                continue
+            rows.append(
+                _parse_row(r.source_uri, r.size_bytes, r.content, r.sidecar_uri, r.sidecar_content)
+            )
         yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
 
 
 def _read_and_parse_batches(
-    max_file_bytes: int, batches: Iterator[pd.DataFrame]
+    fields: FieldMap, max_file_bytes: int, batches: Iterator[pd.DataFrame]
 ) -> Iterator[pd.DataFrame]:
     """Listing rows of local files -> _PARSED rows; the worker reads each file and sidecar."""
     for batch in batches:
-        rows = [
-            _parse_row(
-                r.source_uri,
-                r.size_bytes,
-                _read_local(r.path, max_file_bytes),
-                r.sidecar_uri,
-                # Arrow hands a column of nulls to pandas as NaN: test for a str.
-                _read_local(r.sidecar_path, max_file_bytes)
-                if isinstance(r.sidecar_path, str)
-                else None,
+        rows: list[dict] = []
+        for r in batch.itertuples(index=False):
+            if isinstance(r.kind, str):
+                for row in _records_rows(r, partial(_open_local, r.path), fields, max_file_bytes):
+                    rows.append(row)
+                    if len(rows) >= _ROWS_PER_BATCH:
+                        yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+                        rows = []
+                continue
+            rows.append(
+                _parse_row(
+                    r.source_uri,
+                    r.size_bytes,
+                    _read_local(r.path, max_file_bytes),
+                    r.sidecar_uri,
+                    # Arrow hands a column of nulls to pandas as NaN: test for a str.
+                    _read_local(r.sidecar_path, max_file_bytes)
+                    if isinstance(r.sidecar_path, str)
+                    else None,
+                )
             )
-            for r in batch.itertuples(index=False)
-        ]
         yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+
+
+def _open_local(path: str) -> BinaryIO | None:
+    try:
+        return open(path.removeprefix("file:"), "rb")  # noqa: SIM115 - the caller closes it
+    except OSError:
+        return None
+
+
+def _records_rows(
+    listed, open_stream: Callable[[], BinaryIO | None], fields: FieldMap, max_record_bytes: int
+) -> Iterator[dict]:
+    """A file of records -> a _PARSED row per record, then one for the file (role container);
+    or a single row rejecting the whole file. A JSON Lines file that only grew since a run read
+    it (its first logged_size bytes hash to logged_sha and end a line) is read from there."""
+    uri = listed.source_uri
+    stream = open_stream()
+    if stream is None:
+        yield _file_row(uri, listed.size_bytes, None, _VANISHED)
+        return
+    with stream:
+        kind = listed.kind
+        logged_size = listed.logged_size if isinstance(listed.logged_sha, str) else None
+        logged_size = int(logged_size) if logged_size is not None else None
+        found = records.scan(stream, logged_size if kind == "jsonl" else None)
+        if found.size == 0:
+            yield _file_row(uri, 0, found.sha256, "empty file (0 bytes)")
+            return
+        resumed = (
+            logged_size is not None
+            and found.prefix_sha256 == listed.logged_sha
+            and found.prefix_ends_line
+        )
+        stream.seek(logged_size if resumed else 0)
+        if kind == "jsonl":
+            first = found.prefix_lines + 1 if resumed else 1
+            reader = records.read_jsonl(uri, stream, fields, max_record_bytes, first)
+            note = (
+                f"read from line {first}: the file only grew since a run read its first "
+                f"{logged_size:,} bytes"
+                if resumed
+                else None
+            )
+        elif kind == "parquet":
+            reader, note = records.read_parquet(uri, stream, fields, max_record_bytes), None
+        else:
+            reader, note = records.read_warc(uri, stream, max_record_bytes), None
+        count, last = 0, -1
+        try:
+            for record in reader:
+                count, last = count + 1, record.position
+                yield _record_row(uri, record)
+        except records.FileRefused as refused:
+            yield _file_row(uri, found.size, found.sha256, str(refused))
+            return
+        except Exception as err:  # a reader bug must become a reject, not a failed run
+            problem = (
+                f"claimhouse could not read this file ({type(err).__name__}: "
+                f"{str(err)[:200]}); please report it with the file, then fix or remove it"
+            )
+            if count == 0:
+                yield _file_row(uri, found.size, found.sha256, problem)
+                return
+            after = records.located(uri, last)
+            yield _record_row(
+                uri,
+                records.Record(last + 1, ParsedFile(None, reason=f"after {after}: {problem}")),
+            )
+        yield {
+            **_file_row(uri, found.size, found.sha256, note),
+            "role": "container",
+        }
+
+
+def _file_row(uri: str, size: int, sha: str | None, reason: str | None) -> dict:
+    row = dict.fromkeys(_PARSED.fieldNames())
+    row.update(source_uri=uri, size_bytes=int(size), content_sha256=sha, reason=reason, role="file")
+    return row
+
+
+def _record_row(uri: str, record: records.Record) -> dict:
+    p = record.parsed
+    return {
+        "source_uri": uri,
+        "size_bytes": int(record.size),
+        "content_sha256": p.content_sha256,
+        "reason": record.skipped or p.reason,
+        "article_id": p.article_id,
+        "outlet": p.outlet,
+        "title": p.title,
+        "published_at": p.published_at,
+        "url": p.url,
+        "body": p.body,
+        "published_at_source": p.published_at_source,
+        "position": int(record.position),
+        "role": "skipped" if record.skipped else "record",
+    }
 
 
 def _read_local(path: str, max_file_bytes: int) -> bytes | None:
@@ -370,15 +539,20 @@ def _parse_row(source_uri, size_bytes, content, sidecar_uri, sidecar_content) ->
         "url": parsed.url,
         "body": parsed.body,
         "published_at_source": parsed.published_at_source,
+        "position": None,
+        "role": "file",
     }
 
 
-def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, list]:
-    """Split the listing into articles (with their sidecar), sidecars, and early rejects."""
+def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, list, list]:
+    """Split the listing into articles (with their sidecar), files of records, sidecars, and
+    early rejects. A file of records has no size limit (it is read as a stream); each of its
+    records has."""
     rejects = [(f, f.problem) for f in files if f.problem]
     files = [f for f in files if not f.problem]
     by_uri = {f.source_uri: f for f in files}
     articles, sidecars = [], set()
+    containers = [f for f in files if records.records_kind(f.source_uri)]
     for f in files:
         stem, suffix = split_suffix(f.source_uri)
         if suffix.lower() not in ARTICLE_SUFFIXES:
@@ -400,6 +574,8 @@ def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, 
         suffix = split_suffix(f.source_uri)[1].lower()
         if suffix in ARTICLE_SUFFIXES or f.source_uri in sidecars:
             continue
+        if records.records_kind(f.source_uri):
+            continue
         if suffix == SIDECAR_SUFFIX:
             why = (
                 "metadata sidecar with no article of the same name (.txt, .md, .html or .htm) "
@@ -409,7 +585,7 @@ def _classify(files: list[InputFile], max_file_bytes: int) -> tuple[list, list, 
             kind = suffix or "(no extension)"
             why = f"unsupported file type {kind!r}: claimhouse reads {READS}"
         rejects.append((f, why))
-    return articles, sorted(sidecars), rejects
+    return articles, containers, sorted(sidecars), rejects
 
 
 def ingest(
@@ -420,20 +596,34 @@ def ingest(
     max_file_bytes: int,
     settle_s: float = 0.0,
     validate: bool = True,
+    fields: FieldMap = DEFAULT_FIELDS,
 ) -> IngestSummary:
     """Load every file below input_dir into bronze; rerunning on the same files changes nothing.
     A file modified less than settle_s seconds ago (or whose article or sidecar was) may still
-    be being written: it is logged as not_settled and left for the next run. The candidate
-    rows are checked against bronze's contracts before anything is written (`validate=False`
-    only for tests of the ingest rules themselves)."""
+    be being written: it is logged as not_settled and left for the next run. `fields` names
+    the fields of a JSON Lines or Parquet record that give an article's. The candidate rows
+    are checked against bronze's contracts before anything is written (`validate=False` only
+    for tests of the ingest rules themselves)."""
     for spec in (BRONZE_ARTICLES, BRONZE_REJECTS, BRONZE_INGEST_LOG):
         lake.ensure(spec)
     now = datetime.now(UTC)
     seen = list_input(spark, input_dir)
     unsettled = unsettled_files(seen, now.timestamp() - settle_s)
     files = [f for f in seen if f.source_uri not in unsettled]
-    articles, sidecars, early_rejects = _classify(files, max_file_bytes)
-    unchanged = _unchanged_since_logged(lake, articles)
+    articles, containers, sidecars, early_rejects = _classify(files, max_file_bytes)
+    last = _latest_logged(lake) if (articles or containers) else {}
+    unchanged = _unchanged_since_logged(last, articles)
+    # A file of records logged (read) before: unchanged, or what a run read of it.
+    logged = {f.source_uri: last[f.source_uri] for f in containers if f.source_uri in last}
+    unchanged_containers = {
+        f.source_uri
+        for f in containers
+        if f.source_uri in logged
+        and f.modified_at is not None
+        and logged[f.source_uri][0] == f.size_bytes
+        and f.modified_at < logged[f.source_uri][3] / 1_000_000
+    }
+    containers = [f for f in containers if f.source_uri not in unchanged_containers]
     skipped_sidecars = {
         s.source_uri for f, s in articles if s is not None and f.source_uri in unchanged
     }
@@ -441,37 +631,61 @@ def ingest(
     read_sidecars = {s.source_uri for _, s in articles if s is not None}
     skipped_sidecars -= read_sidecars
     to_log = [u for u in sidecars if u not in skipped_sidecars]
-    if not (articles or early_rejects or unsettled or to_log):
+    n_unchanged = len(unchanged) + len(unchanged_containers)
+    if not (articles or containers or early_rejects or unsettled or to_log):
         # Nothing to read, refuse or log: every file is as a run logged it. No Spark job,
         # no contract (the rows there passed when written), no commit.
-        quiet = IngestSummary(run_id, len(files), 0, len(unchanged), 0, 0, len(skipped_sidecars))
+        quiet = IngestSummary(run_id, len(files), 0, n_unchanged, 0, 0, len(skipped_sidecars))
         if quiet.accounted == quiet.files_seen:
             return quiet
 
     listing_schema = (
-        "source_uri string, path string, size_bytes long, sidecar_uri string, sidecar_path string"
+        "source_uri string, path string, size_bytes long, sidecar_uri string, "
+        "sidecar_path string, kind string, logged_size long, logged_sha string"
     )
     listing = spark.createDataFrame(
         [
-            (f.source_uri, f.path, f.size_bytes, s.source_uri if s else None, s.path if s else None)
+            (f.source_uri, f.path, f.size_bytes, s.source_uri if s else None)
+            + (s.path if s else None, None, None, None)
             for f, s in articles
+        ]
+        + [
+            (f.source_uri, f.path, f.size_bytes, None, None, records.records_kind(f.source_uri))
+            + (logged.get(f.source_uri, (None, None, None))[0],)
+            + (logged.get(f.source_uri, (None, None, None))[2],)
+            for f in containers
         ],
         listing_schema,
     )
-    wanted = [f for f, _ in articles] + [f for f in files if f.source_uri in read_sidecars]
+    wanted = (
+        [f for f, _ in articles] + containers + [f for f in files if f.source_uri in read_sidecars]
+    )
     if _workers_read_local(wanted):
-        parsed = listing.mapInPandas(partial(_read_and_parse_batches, max_file_bytes), _PARSED)
+        parsed = listing.mapInPandas(
+            partial(_read_and_parse_batches, fields, max_file_bytes), _PARSED
+        )
     else:
-        contents = _read_contents(spark, input_dir, wanted, max_file_bytes)
+        contents = _read_contents(
+            spark, input_dir, wanted, max_file_bytes, {f.path for f in containers}
+        )
         sidecar_contents = contents.select(
             F.col("path").alias("sidecar_path"), F.col("content").alias("sidecar_content")
         )
         to_parse = (
             listing.join(contents, "path", "left")
             .join(sidecar_contents, "sidecar_path", "left")
-            .select("source_uri", "size_bytes", "content", "sidecar_uri", "sidecar_content")
+            .select(
+                "source_uri",
+                "size_bytes",
+                "content",
+                "sidecar_uri",
+                "sidecar_content",
+                "kind",
+                "logged_size",
+                "logged_sha",
+            )
         )
-        parsed = to_parse.mapInPandas(_parse_batches, _PARSED)
+        parsed = to_parse.mapInPandas(partial(_parse_batches, fields, max_file_bytes), _PARSED)
     parsed = parsed.persist()
     try:
         summary = _build_validate_publish(
@@ -480,7 +694,7 @@ def ingest(
             parsed,
             early_rejects,
             to_log,
-            {"unchanged": len(unchanged), "sidecar": len(skipped_sidecars)},
+            {"unchanged": n_unchanged, "sidecar": len(skipped_sidecars)},
             seen,
             unsettled,
             input_dir,
@@ -494,70 +708,96 @@ def ingest(
 
 
 def _unchanged_since_logged(
-    lake: Lake, articles: list[tuple[InputFile, InputFile | None]]
+    last: dict[str, tuple], articles: list[tuple[InputFile, InputFile | None]]
 ) -> dict[str, tuple[str, str, int]]:
     """Article files (and their sidecars) not modified since a run logged them as an article
     that is still in bronze, with the same size: source_uri -> (article_id, content_sha256,
     size). These are `unchanged` without being read, which keeps a rerun over a large folder
     cheap. `logged_at` is taken before a run reads anything, so a file written during that
     run is read again by the next."""
-    if not articles or lake.version(BRONZE_INGEST_LOG.name) == 0:
-        return {}
-    last = _latest_logged_here(lake)
-    if last is None:
-        last = _latest_logged_by_spark(lake)
     unchanged = {}
     for f, s in articles:
         row = last.get(f.source_uri)
         if row is None or f.modified_at is None or (s is not None and s.modified_at is None):
             continue
         size, article_id, sha, logged_us = row
+        if article_id is None:  # a file of records by this name once: read it
+            continue
         modified = max(f.modified_at, s.modified_at if s else 0.0)
         if size == f.size_bytes and modified < logged_us / 1_000_000:
             unchanged[f.source_uri] = (article_id, sha, size)
     return unchanged
 
 
-_LOGGED = ("source_uri", "size_bytes", "article_id", "content_sha256", "logged_at", "outcome")
+def _latest_logged(lake: Lake) -> dict[str, tuple]:
+    """Each file's latest log row as an article still in bronze, or as a file of records:
+    source_uri -> (size_bytes, article_id (None for a file of records), content_sha256,
+    logged_at in microseconds)."""
+    if lake.version(BRONZE_INGEST_LOG.name) == 0:
+        return {}
+    last = _latest_logged_here(lake)
+    return _latest_logged_by_spark(lake) if last is None else last
+
+
+_LOGGED = (
+    "source_uri",
+    "size_bytes",
+    "article_id",
+    "content_sha256",
+    "logged_at",
+    "outcome",
+    "position",
+)
+# The log rows that say what a file was when a run read it: a file that is one article, or a
+# file of records as a whole (its records' rows have a position).
+_FILE_OUTCOMES = ("new", "unchanged", "updated", "container")
 
 
 def _latest_logged_here(lake: Lake) -> dict[str, tuple] | None:
-    """Each file's latest log row as an article still in bronze, read in this process from
-    the two tables' files (no Spark job: a run over unchanged files then runs none); None when
-    they cannot be read so."""
+    """Each file's latest log row as an article still in bronze or as a file of records, read
+    in this process from the two tables' files (no Spark job: a run over unchanged files then
+    runs none); None when they cannot be read so."""
     log = read_local(lake.path(BRONZE_INGEST_LOG.name), list(_LOGGED))
     kept = read_local(lake.path(BRONZE_ARTICLES.name), ["article_id"])
     if log is None or kept is None:
         return None
     present = set(kept.column("article_id").to_pylist())
     last: dict[str, tuple] = {}
-    for uri, size, article_id, sha, logged_at, outcome in zip(
+    for uri, size, article_id, sha, logged_at, outcome, position in zip(
         *(log.column(c).to_pylist() for c in _LOGGED), strict=True
     ):
-        if outcome not in ("new", "unchanged", "updated"):
+        if outcome not in _FILE_OUTCOMES or position is not None:
             continue
         stamp = logged_at.replace(tzinfo=UTC) if logged_at.tzinfo is None else logged_at
         micros = int(stamp.timestamp() * 1_000_000)
         if uri not in last or micros > last[uri][3]:
-            last[uri] = (size, article_id, sha, micros)
-    return {uri: row for uri, row in last.items() if row[1] in present}
+            last[uri] = (size, article_id, sha, micros, outcome)
+    return {uri: row[:4] for uri, row in last.items() if row[1] in present or row[4] == "container"}
 
 
 def _latest_logged_by_spark(lake: Lake) -> dict[str, tuple]:
     # Each file's latest log row comes to the driver as Arrow columns and is compared with
     # the listing there: one aggregate, no join with a frame of the whole listing.
     latest = F.max_by(
-        F.struct("size_bytes", "article_id", "content_sha256", F.unix_micros("logged_at")),
+        F.struct(
+            "size_bytes",
+            "article_id",
+            "content_sha256",
+            F.unix_micros("logged_at"),
+            "outcome",
+        ),
         "logged_at",
     )
+    present = lake.read(BRONZE_ARTICLES.name).select("article_id", F.lit(True).alias("kept"))
     logged = (
         lake.read(BRONZE_INGEST_LOG.name)
-        .where(F.col("outcome").isin("new", "unchanged", "updated"))
+        .where(F.col("outcome").isin(*_FILE_OUTCOMES) & F.col("position").isNull())
         .groupBy("source_uri")
         .agg(latest.alias("l"))
         .select("source_uri", F.col("l.*"))
-        .toDF("source_uri", "size_bytes", "article_id", "content_sha256", "logged_us")
-        .join(lake.read(BRONZE_ARTICLES.name).select("article_id"), "article_id", "left_semi")
+        .toDF("source_uri", "size_bytes", "article_id", "content_sha256", "logged_us", "outcome")
+        .join(present.distinct(), "article_id", "left")
+        .where(F.col("kept") | (F.col("outcome") == "container"))
         .toArrow()
         .to_pydict()
     )
@@ -577,9 +817,28 @@ def _latest_logged_by_spark(lake: Lake) -> dict[str, tuple]:
 _METADATA = ("outlet", "title", "published_at", "url", "published_at_source")
 
 
+def _pos_key(column: str):
+    """A record's position, -1 for a file that is one article: a join key without nulls."""
+    return F.coalesce(F.col(column), F.lit(-1).cast("long"))
+
+
+def _located(uri, position):
+    """records.located in Spark: 'news.jsonl line 3', or the uri alone for a file."""
+    unit = (
+        F.when(uri.rlike(r"(?i)\.(jsonl|ndjson)$"), F.lit("line"))
+        .when(uri.rlike(r"(?i)\.parquet$"), F.lit("row"))
+        .otherwise(F.lit("byte offset"))
+    )
+    return F.when(position.isNull(), uri).otherwise(
+        F.concat_ws(" ", uri, unit, position.cast("string"))
+    )
+
+
 def reason_kind(reason):
     """A reject reason without its particulars (what to do, names, sizes), to count by:
     "sidecar a.json is not usable JSON (...): fix it" -> "sidecar is not usable JSON"."""
+    # A record's reason starts with where it is: "news.jsonl line 3: not valid JSON (...)".
+    reason = F.regexp_replace(reason, r"^.*? (?:line|row|byte offset) [0-9]+: ", "")
     head = F.regexp_extract(reason, r"^([^:(]*)", 1)
     head = F.regexp_replace(head, r"sidecar \S+\.\S+", "sidecar")
     return F.trim(F.regexp_replace(head, r"(?<![-\w])[0-9][0-9,.]*", "N"))
@@ -644,7 +903,8 @@ def _build_validate_publish(
     left unread because nothing changed since a run logged them (unchanged articles and their
     sidecars): they are in the run's summary, not the log, which so grows with what changes,
     not with every run."""
-    ok = parsed.where(F.col("reason").isNull())
+    readable = parsed.where(F.col("role").isin("file", "record"))
+    ok = readable.where(F.col("reason").isNull()).withColumn("pos_key", _pos_key("position"))
     # Pin the snapshot this run compares against: `decided` is lazy and is evaluated again
     # after the MERGE below, which must not make this run's new articles look unchanged.
     before = lake.version(BRONZE_ARTICLES.name)
@@ -652,27 +912,38 @@ def _build_validate_publish(
     existing = existing_rows.select(
         "article_id",
         F.col("source_uri").alias("existing_uri"),
+        _pos_key("position").alias("pos_key"),
+        _located(F.col("source_uri"), F.col("position")).alias("existing_at"),
         *(F.col(c).alias(f"was_{c}") for c in _METADATA),
     )
-    first_existing = existing.groupBy("article_id").agg(F.min("existing_uri").alias("kept_uri"))
-    same_file = existing.withColumn("same_file", F.lit(True)).withColumnRenamed(
-        "existing_uri", "source_uri"
+    first_existing = existing.groupBy("article_id").agg(
+        F.min_by("existing_at", F.struct("existing_uri", "pos_key")).alias("kept_uri")
+    )
+    # The same text at the same place (a file, or a record's position in its file).
+    same_file = (
+        existing.drop("existing_at")
+        .withColumn("same_file", F.lit(True))
+        .withColumnRenamed("existing_uri", "source_uri")
     )
     # The same file, same text, other metadata: its sidecar was corrected or arrived late.
     metadata_changed = F.lit(False)
     for c in _METADATA:
         metadata_changed = metadata_changed | ~F.col(c).eqNullSafe(F.col(f"was_{c}"))
-    by_content = Window.partitionBy("article_id").orderBy("source_uri")
+    by_content = Window.partitionBy("article_id").orderBy("source_uri", "pos_key")
     decided = (
         ok.join(first_existing, "article_id", "left")
-        .join(same_file, ["article_id", "source_uri"], "left")
-        .withColumn("batch_first", F.first("source_uri").over(by_content))
+        .join(same_file, ["article_id", "source_uri", "pos_key"], "left")
+        .withColumn("batch_first", F.first(F.struct("source_uri", "pos_key")).over(by_content))
         .withColumn(
             "outcome",
             F.when(F.col("same_file") & metadata_changed, F.lit("updated"))
             .when(F.col("same_file"), F.lit("unchanged"))
             .when(F.col("kept_uri").isNotNull(), F.lit("duplicate"))
-            .when(F.col("batch_first") == F.col("source_uri"), F.lit("new"))
+            .when(
+                (F.col("batch_first.source_uri") == F.col("source_uri"))
+                & (F.col("batch_first.pos_key") == F.col("pos_key")),
+                F.lit("new"),
+            )
             .otherwise(F.lit("duplicate")),
         )
         .withColumn(
@@ -682,7 +953,13 @@ def _build_validate_publish(
                 F.format_string(
                     "duplicate of article %s (%s): same text after normalization",
                     F.col("article_id"),
-                    F.coalesce("kept_uri", "batch_first"),
+                    F.coalesce(
+                        "kept_uri",
+                        _located(
+                            F.col("batch_first.source_uri"),
+                            F.when(F.col("batch_first.pos_key") >= 0, F.col("batch_first.pos_key")),
+                        ),
+                    ),
                 ),
             ),
         )
@@ -701,17 +978,22 @@ def _build_validate_publish(
         stamp.alias("ingested_at"),
         F.lit(run_id).alias("run_id"),
         "published_at_source",
+        "position",
     )
 
-    early = spark.createDataFrame(
-        [(f.source_uri, why, f.size_bytes) for f, why in early_rejects],
-        "source_uri string, reason string, size_bytes long",
-    ).withColumn("content_sha256", F.lit(None).cast("string"))
-    parse_rejects = parsed.where(F.col("reason").isNotNull()).select(
-        "source_uri", "reason", "size_bytes", "content_sha256"
+    early = (
+        spark.createDataFrame(
+            [(f.source_uri, why, f.size_bytes) for f, why in early_rejects],
+            "source_uri string, reason string, size_bytes long",
+        )
+        .withColumn("content_sha256", F.lit(None).cast("string"))
+        .withColumn("position", F.lit(None).cast("long"))
+    )
+    parse_rejects = readable.where(F.col("reason").isNotNull()).select(
+        "source_uri", "reason", "size_bytes", "content_sha256", "position"
     )
     duplicates = decided.where(F.col("outcome") == "duplicate").select(
-        "source_uri", "reason", "size_bytes", "content_sha256"
+        "source_uri", "reason", "size_bytes", "content_sha256", "position"
     )
     new_rejects = (
         early.unionByName(parse_rejects)
@@ -721,6 +1003,7 @@ def _build_validate_publish(
             "reason",
             "size_bytes",
             "content_sha256",
+            "position",
             stamp.alias("rejected_at"),
             F.lit(run_id).alias("run_id"),
         )
@@ -736,6 +1019,7 @@ def _build_validate_publish(
         F.lit(None).cast("string").alias("reason"),
         "size_bytes",
         F.lit(None).cast("string").alias("content_sha256"),
+        F.lit(None).cast("long").alias("position"),
     )
     not_read = spark.createDataFrame(
         [
@@ -746,16 +1030,34 @@ def _build_validate_publish(
                 "modified during the last seconds (still being written?): read by the next run",
                 by_uri[uri].size_bytes,
                 None,
+                None,
             )
             for uri in sorted(unsettled)
         ],
         "source_uri string, outcome string, article_id string, reason string, "
-        "size_bytes long, content_sha256 string",
+        "size_bytes long, content_sha256 string, position long",
+    )
+    # A file of records read (its own row, position null) and its records that are no article.
+    containers_and_skipped = parsed.where(F.col("role").isin("container", "skipped")).select(
+        "source_uri",
+        F.col("role").alias("outcome"),
+        F.lit(None).cast("string").alias("article_id"),
+        "reason",
+        "size_bytes",
+        "content_sha256",
+        "position",
+    )
+    log_columns = (
+        "source_uri",
+        "outcome",
+        "article_id",
+        "reason",
+        "size_bytes",
+        "content_sha256",
+        "position",
     )
     log = (
-        decided.select(
-            "source_uri", "outcome", "article_id", "reason", "size_bytes", "content_sha256"
-        )
+        decided.select(*log_columns)
         .unionByName(not_read)
         .unionByName(
             parse_rejects.unionByName(early).select(
@@ -765,9 +1067,11 @@ def _build_validate_publish(
                 "reason",
                 "size_bytes",
                 "content_sha256",
+                "position",
             )
         )
         .unionByName(sidecar_rows)
+        .unionByName(containers_and_skipped)
         .select(
             F.lit(run_id).alias("run_id"),
             F.lit(str(input_dir)).alias("input_dir"),
@@ -778,15 +1082,21 @@ def _build_validate_publish(
             "size_bytes",
             "content_sha256",
             stamp.alias("logged_at"),
+            "position",
         )
         # Computed once here: Delta's append would not read a cached frame, and ran the
         # whole plan again (2 s at 10k).
         .localCheckpoint(eager=True)
     )
-    logged = {
-        r["outcome"]: int(r["n"])
-        for r in log.groupBy("outcome").agg(F.count("*").alias("n")).collect()
-    }
+    logged: dict[str, int] = {}
+    records_read = 0
+    for r in (
+        log.groupBy("outcome", F.col("position").isNotNull().alias("of_record"))
+        .agg(F.count("*").alias("n"))
+        .collect()
+    ):
+        logged[r["outcome"]] = logged.get(r["outcome"], 0) + int(r["n"])
+        records_read += int(r["n"]) if r["of_record"] else 0
     counts = {o: logged.get(o, 0) + skipped.get(o, 0) for o in {*logged, *skipped}}
     reasons = {
         r["kind"]: int(r["n"])
@@ -806,6 +1116,9 @@ def _build_validate_publish(
         not_settled=counts.get("not_settled", 0),
         updated=counts.get("updated", 0),
         reject_reasons=tuple(sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))),
+        containers=counts.get("container", 0),
+        records=records_read,
+        skipped=counts.get("skipped", 0),
     )
     if summary.accounted != summary.files_seen:
         # Nothing is lost: every file seen is an article, a sidecar or a reject. This
@@ -851,7 +1164,15 @@ def _build_validate_publish(
 
 def _build(ctx: RunContext, inputs: Mapping[str, int]) -> IngestSummary:
     s = ctx.settings
-    return ingest(ctx.spark, ctx.lake, s.input_dir, ctx.run_id, s.max_file_bytes, s.settle_s)
+    return ingest(
+        ctx.spark,
+        ctx.lake,
+        s.input_dir,
+        ctx.run_id,
+        s.max_file_bytes,
+        s.settle_s,
+        fields=s.record_fields,
+    )
 
 
 # Bronze reads a folder, not a Delta table: it never skips itself, and reads only the files

@@ -6,17 +6,18 @@ import hashlib
 import json
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from dateutil import parser as dateparser
 
-from lake.bronze.html import HTML_SUFFIXES, declared_codec, extract_page
+from lake.bronze.html import HTML_SUFFIXES, Page, declared_codec, extract_page
 from lake.schemas import PUBLISHED_AT_SOURCES
 
 ARTICLE_SUFFIXES = (".txt", ".md", *HTML_SUFFIXES)
 # What bronze reads, as reject reasons name it.
-READS = ".txt, .md, .html and .htm"
+READS = ".txt, .md, .html, .htm, .jsonl, .ndjson, .parquet, .warc and .warc.gz"
 SIDECAR_SUFFIX = ".json"
 SIDECAR_FIELDS = ("outlet", "title", "published_at", "url")
 
@@ -78,13 +79,16 @@ def _not_binary(text: str) -> tuple[str | None, str | None]:
     return text, None
 
 
-def decode_html(raw: bytes) -> tuple[str | None, str | None]:
+def decode_html(raw: bytes, http_charset: str | None = None) -> tuple[str | None, str | None]:
     """(text, None) or (None, reason). As decode_text, but a page may declare another charset
     in a meta tag (pages saved from the web often do): then it must decode as that, strictly.
-    A byte-order mark wins over the tag, as in browsers."""
+    A byte-order mark wins over the tag, as in browsers; the HTTP header's charset (a WARC
+    response's) counts where the page declares none."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")):
         return decode_text(raw)
     codec, problem = declared_codec(raw)
+    if codec is None and problem is None and http_charset:
+        codec, problem = declared_codec(b'<meta charset="' + http_charset.encode() + b'">')
     if problem or codec is None:
         return (None, problem) if problem else decode_text(raw)
     if b"\x00" in raw:
@@ -282,32 +286,54 @@ def _parse_file(
     if not raw:
         return ParsedFile(digest, reason="empty file (0 bytes)")
     is_html = source_uri.lower().endswith(HTML_SUFFIXES)
-    text, problem = (decode_html if is_html else decode_text)(raw)
+    if is_html:
+        text, page, problem = read_page(raw)
+    else:
+        (text, problem), page = decode_text(raw), None
     if problem:
         return ParsedFile(digest, reason=problem)
-    page = None
-    if is_html and (text or "").strip():
-        page = extract_page(text or "")
-        if page is None:
-            return ParsedFile(
-                digest,
-                reason=(
-                    "no article text found in the HTML page (trafilatura found no main "
-                    "content): it may hold only navigation or links, or load its text by "
-                    "script; save the article's own page, or its text as .txt"
-                ),
-            )
-        text = page.text
-    body = normalize_body(text or "")
-    if not body:
+    if not (text or "").strip():
         return ParsedFile(digest, reason="only whitespace: no article text")
     meta: dict[str, object] = {}
     if sidecar_raw is not None:
         meta, problem = parse_sidecar(sidecar_name or "sidecar", sidecar_raw)
         if problem:
             return ParsedFile(digest, reason=problem)
-    # Field by field: the sidecar, else what the file itself states (an HTML page's metadata,
-    # else the text's own lines).
+    return article(digest, text or "", meta, page)
+
+
+NO_PAGE_TEXT = (
+    "no article text found in the HTML page (trafilatura found no main content): it may hold "
+    "only navigation or links, or load its text by script; save the article's own page, or "
+    "its text as .txt"
+)
+
+
+def read_page(
+    raw: bytes, http_charset: str | None = None
+) -> tuple[str | None, Page | None, str | None]:
+    """(main text, page, None) or (None, None, reason) for an HTML page's bytes."""
+    text, problem = decode_html(raw, http_charset)
+    if problem:
+        return None, None, problem
+    if not (text or "").strip():
+        return text, None, None
+    page = extract_page(text or "")
+    if page is None:
+        return None, None, NO_PAGE_TEXT
+    return page.text, page, None
+
+
+def article(
+    digest: str, text: str, meta: Mapping[str, object], page: Page | None = None
+) -> ParsedFile:
+    """An article from its text, the metadata given beside it (a sidecar's, a record's
+    fields) and, for a page, what the page states; a reject when the text is only whitespace.
+    Field by field: the given metadata, else what the file itself states (an HTML page's
+    metadata, else the text's own lines)."""
+    body = normalize_body(text)
+    if not body:
+        return ParsedFile(digest, reason="only whitespace: no article text")
     stated: dict[str, object] = {}
     if page is not None:
         stamp = parse_timestamp(page.published_at) if page.published_at else None

@@ -134,7 +134,8 @@ EXPECTED_REJECTS = {
     "latin1.txt": "not valid UTF-8 text (byte 0xe9 at offset 3): re-save the file as UTF-8",
     "huge.txt": "file too large (3,300 bytes, over the 3,000-byte limit): split it or raise "
     "--max-file-bytes",
-    "report.pdf": "unsupported file type '.pdf': claimhouse reads .txt, .md, .html and .htm",
+    "report.pdf": "unsupported file type '.pdf': claimhouse reads .txt, .md, .html, .htm, "
+    ".jsonl, .ndjson, .parquet, .warc and .warc.gz",
     "orphan.json": "metadata sidecar with no article of the same name (.txt, .md, .html or "
     ".htm) beside it",
     "broken.txt": "sidecar broken.json is not valid JSON (line 1, column 23: Expecting "
@@ -296,7 +297,7 @@ def test_every_entry_of_a_hostile_folder_is_accounted_for_and_nothing_outside_is
         "linked_dir": "link to a folder: linked folders are not followed; move or copy the "
         "files into the input folder",
         "pipe.txt": "not a regular file (a pipe, socket or device): claimhouse reads .txt, .md, "
-        ".html and .htm files",
+        ".html, .htm, .jsonl, .ndjson, .parquet, .warc and .warc.gz files",
         "caf\\xe9.txt": "file name is not valid UTF-8: rename the file",
         "deep.txt": "sidecar deep.json is nested too deeply to be metadata: fix or remove it",
         "surrogate.txt": "sidecar surrogate.json: outlet holds an unpaired surrogate escape "

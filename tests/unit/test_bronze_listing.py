@@ -58,7 +58,7 @@ def test_a_nested_folder_is_listed_with_sizes_links_and_hidden_names(tmp_path):
     assert by_uri["link.txt"].path == f"file:{root.resolve() / 'link.txt'}"
     assert by_uri["loop"].problem.startswith("link to a folder")
     assert by_uri["pipe.txt"].problem.startswith("not a regular file")
-    articles, sidecars, rejects = _classify(listed, max_file_bytes=4)
+    articles, _, sidecars, rejects = _classify(listed, max_file_bytes=4)
     assert [(f.source_uri, s and s.source_uri) for f, s in articles] == [
         ("link.txt", None),
         ("one/a.txt", "one/a.json"),

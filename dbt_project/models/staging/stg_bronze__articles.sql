@@ -1,5 +1,6 @@
 -- reported_by: who a reader is told published the article, from the best that is known: the
--- sidecar's outlet, else the site of its URL, else its title, else its file.
+-- sidecar's outlet, else the site of its URL, else its title, else its file (and, for a record
+-- of a JSON Lines, Parquet or WARC file, its position there: records are not one source).
 with source as (
     select
         *,
@@ -11,7 +12,9 @@ renamed as (
     select
         article_id,
         outlet as reporting_outlet,
-        coalesce(outlet, url_site, title, source_uri) as reported_by,
+        coalesce(
+            outlet, url_site, title, source_uri || coalesce('#' || cast(position as string), '')
+        ) as reported_by,
         case
             when outlet is not null then 'outlet'
             when url_site is not null then 'site'
