@@ -142,7 +142,7 @@ def serve(
             f"binding to {host} needs users to authenticate, and there are none: add one with "
             "`claimhouse users add NAME`"
         )
-    lake = Lake(spark, settings.warehouse)
+    lake = Lake(spark, settings.warehouse, state=settings.local_dir)
     # A writer's tables (a downstream dbt project's) live in the warehouse's sandbox folder.
     spark.sql(
         f"CREATE DATABASE IF NOT EXISTS {SANDBOX} LOCATION "
