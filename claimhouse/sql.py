@@ -62,7 +62,7 @@ def sql(
     settings = _settings(warehouse, None, master)
     user = user or settings.sql_user
     if server is None and not local:
-        found = running_endpoint(settings.warehouse)
+        found = running_endpoint(settings.local_dir)
         if found and user:
             server = found
             err.print(f"(via the running serve-sql at {found} as {user}; --local skips it)")

@@ -326,7 +326,7 @@ class Lake:
         log = self.path(table) / "_delta_log"
         for version in range(after + 1, upto + 1):
             try:
-                text = self._read_text(log / f"{version:020d}.json")
+                text = self.read_text(log / f"{version:020d}.json")
                 info = next(
                     (
                         json.loads(line)["commitInfo"]
@@ -508,7 +508,7 @@ class Lake:
                 layer = folder.parent.name
                 if layer.startswith(("_", ".")) or layer == SANDBOX or self._has_commit(folder):
                     continue
-                files = self._files(folder)
+                files = self.files(folder)
                 if files is None or any(not _delta_file(Path(f)) for f in files):
                     continue  # a file, or not only what a Delta write leaves
                 self.delete_folder(folder)
@@ -551,7 +551,7 @@ class Lake:
             for s in fs.listStatus(path)
         )
 
-    def _files(self, folder: RemotePath) -> list[str] | None:
+    def files(self, folder: RemotePath) -> list[str] | None:
         """The files under a folder (relative paths), or None when it is a file itself."""
         fs, path = self._hadoop(str(folder))
         if fs.getFileStatus(path).isFile():
@@ -571,7 +571,7 @@ class Lake:
         fs, path = self._hadoop(location)
         return bool(fs.exists(path))
 
-    def _read_text(self, location: Path | RemotePath) -> str:
+    def read_text(self, location: Path | RemotePath) -> str:
         if isinstance(location, Path):
             return location.read_text(encoding="utf-8")
         fs, path = self._hadoop(str(location))
