@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -43,25 +44,35 @@ def _reads_s3(spark, s3_server) -> None:
     conf.set(prefix + "secret.key", S3_KEYS["AWS_SECRET_ACCESS_KEY"])
 
 
-@pytest.mark.slow
-def test_claimhouse_run_into_an_s3a_warehouse_builds_the_gold_of_local_disk(
-    spark, cli_run, s3_server, tmp_path
-):
-    local, done = cli_run
-    assert done.returncode == 0, done.stderr[-3000:]
+@pytest.fixture(scope="module")
+def s3_seeds(s3_server, tmp_path_factory):
+    """`claimhouse run` on the seeds into an s3a:// warehouse on S3Proxy, as a user types it,
+    once per module: (its URL, its input folder, the environment it ran with, the process)."""
+    work = tmp_path_factory.mktemp("s3-seeds")
     url = f"s3a://{S3_BUCKET}/seeds-wh"
-    env = {**s3_server, "CLAIMHOUSE_STATE_DIR": str(tmp_path / "state"), "CLAIMHOUSE_SETTLE_S": "0"}
-    inputs = tmp_path / "input"
+    env = {**s3_server, "CLAIMHOUSE_STATE_DIR": str(work / "state"), "CLAIMHOUSE_SETTLE_S": "0"}
+    inputs = work / "input"
     inputs.mkdir()
     for seed in sorted(SEEDS.glob("*.txt")):
         (inputs / seed.name).write_bytes(seed.read_bytes())
-    first = claimhouse("run", "--input", str(inputs), "--warehouse", url, env_extra=env)
-    assert first.returncode == 0, first.stdout[-2000:] + first.stderr[-3000:]
+    done = claimhouse("run", "--input", str(inputs), "--warehouse", url, env_extra=env)
+    return url, inputs, env, done
+
+
+@pytest.mark.slow
+def test_claimhouse_run_into_an_s3a_warehouse_builds_the_gold_of_local_disk(
+    spark, cli_run, s3_server, s3_seeds
+):
+    local, local_done = cli_run
+    assert local_done.returncode == 0, local_done.stderr[-3000:]
+    url, _, env, done = s3_seeds
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     # The warehouse's own local files are in the state folder, the tables in the bucket.
-    assert (tmp_path / "state" / "_dbt" / "target" / "manifest.json").is_file()
+    state = Path(env["CLAIMHOUSE_STATE_DIR"])
+    assert (state / "_dbt" / "target" / "manifest.json").is_file()
     keys = list(_client(s3_server).list(S3_BUCKET, "seeds-wh/"))
     assert "seeds-wh/gold_release/tables/_delta_log/00000000000000000000.json" in keys
-    assert not any("/_spark/" in k or "/_dbt/" in k for k in keys)
+    assert not any("/_spark/" in k or "/_dbt/" in k or k.endswith(LOCK_FILE) for k in keys)
 
     _reads_s3(spark, s3_server)
     on_s3, on_disk = Lake(spark, RemotePath(url)), Lake(spark, local)
@@ -69,8 +80,25 @@ def test_claimhouse_run_into_an_s3a_warehouse_builds_the_gold_of_local_disk(
     counts = {t: on_s3.count(t) for t in tables}
     assert counts == {t: on_disk.count(t) for t in tables}
     assert counts["gold.facts"] > 0
+    # Time travel: version 0 is each table as created, empty.
+    assert on_s3.count("bronze.articles", version=0) == 0
+    assert on_s3.read("silver.claims", version=0).count() == 0
+    assert on_s3.read("silver.claims", version=1).count() == counts["silver.claims"]
 
-    # A new article (a seed with other figures): an incremental run, gold per changed story.
+
+@pytest.mark.slow
+@pytest.mark.heavy  # a second whole run into the bucket; the incremental path itself is in CI
+def test_an_incremental_run_into_an_s3a_warehouse_rebuilds_the_changed_story(
+    spark, s3_server, s3_seeds
+):
+    url, inputs, env, done = s3_seeds
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    _reads_s3(spark, s3_server)
+    on_s3 = Lake(spark, RemotePath(url))
+    tables = ("gold.fact_evidence", "silver.claims", "bronze.articles")
+    before = {t: on_s3.count(t) for t in tables}
+    gold_version = on_s3.version("gold_release.tables")
+    # A new article (a seed with other figures): gold is rebuilt for its story only.
     seed = sorted(inputs.glob("00*.txt"))[1]
     text = seed.read_text().replace("21,000", "22,000").replace("May 20", "May 19")
     (inputs / "new_article.txt").write_text(text)
@@ -81,12 +109,11 @@ def test_claimhouse_run_into_an_s3a_warehouse_builds_the_gold_of_local_disk(
     events = [json.loads(line) for line in second.stdout.splitlines()]
     (gold_line,) = [e["message"] for e in events if e.get("layer") == "gold"]
     assert "changed stories" in gold_line, gold_line
-    assert on_s3.count("bronze.articles") == counts["bronze.articles"] + 1
-    assert on_s3.count("silver.claims") > counts["silver.claims"]
-    # Time travel: the first run's versions read as they were.
-    assert on_s3.count("silver.claims", version=1) == counts["silver.claims"]
-    assert on_s3.count("gold.fact_evidence", version=0) == counts["gold.fact_evidence"]
-    assert on_s3.count("gold.fact_evidence") > counts["gold.fact_evidence"]
+    assert on_s3.count("bronze.articles") == before["bronze.articles"] + 1
+    assert on_s3.count("silver.claims") > before["silver.claims"]
+    assert on_s3.count("gold.fact_evidence") > before["gold.fact_evidence"]
+    # Time travel: the first run's release reads as it was.
+    assert on_s3.count("gold.fact_evidence", version=gold_version) == before["gold.fact_evidence"]
 
 
 def test_a_second_writer_on_an_s3a_warehouse_stops_with_one_line_naming_it(
