@@ -79,7 +79,9 @@ def _writer(settings, run_id: str) -> Iterator[None]:
     from lake.lock import WarehouseBusy, warehouse_lock
 
     try:
-        lock = warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s)
+        lock = warehouse_lock(
+            settings.warehouse, run_id, settings.lock_timeout_s, settings=settings
+        )
         lock.__enter__()
     except WarehouseBusy as exc:
         raise _fail(str(exc), EXIT_ENV) from exc

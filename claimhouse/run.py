@@ -82,7 +82,7 @@ def _record_in_dagster(spark, settings, progress, report) -> None:
     try:
         from orchestration.runless import record_lake
 
-        recorded = record_lake(Lake(spark, settings.warehouse), settings)
+        recorded = record_lake(Lake(spark, settings.warehouse, state=settings.local_dir), settings)
     except Exception as exc:  # a broken instance must not fail a run the lake has published
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
         message = f"the run is in the lake, but Dagster's instance did not take it: {first}"
@@ -232,7 +232,9 @@ def validate(
     with _writer(settings, run_id):
         spark = _session(settings)
         try:
-            checked = validate_current(spark, Lake(spark, settings.warehouse), run_id, chosen)
+            checked = validate_current(
+                spark, Lake(spark, settings.warehouse, state=settings.local_dir), run_id, chosen
+            )
         except LakeError as exc:
             raise _fail(str(exc), EXIT_DATA) from exc
     columns = ["table", "rule", "severity", "result", "rows broken"]
@@ -328,12 +330,11 @@ def dashboard(
     from lake.storage import Lake
 
     settings = _settings(warehouse, None, master)
-    if not settings.warehouse.is_dir():
+    if not settings.remote and not settings.warehouse.is_dir():
         raise _fail(f"no warehouse at {settings.warehouse}: run `claimhouse run` first", EXIT_USAGE)
     spark = _session(settings)
-    page = write_dashboard(
-        spark, Lake(spark, settings.warehouse), out_file or settings.warehouse / "dashboard.html"
-    )
+    lake = Lake(spark, settings.warehouse, state=settings.local_dir)
+    page = write_dashboard(spark, lake, out_file or settings.local_dir / "dashboard.html")
     out.print(f"dashboard written to {page}")
     if open_browser:
         webbrowser.open(page.as_uri())

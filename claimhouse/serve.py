@@ -51,7 +51,7 @@ def serve_sql(
     settings = _settings(warehouse, None, master)
     host = host or settings.sql_host
     port = port or settings.sql_port
-    users = load_users(settings.warehouse)
+    users = load_users(settings.local_dir)
     if host not in LOOPBACK and not users:
         raise _fail(
             f"binding to {host} needs users to log in, and there are none: add one with "
@@ -122,10 +122,10 @@ def users_add(
         if getpass.getpass("again: ") != password:
             raise _fail("the two passwords differ; nothing changed", EXIT_USAGE)
     try:
-        user = add_user(settings.warehouse, name, password, role)
+        user = add_user(settings.local_dir, name, password, role)
     except LakeError as exc:
         raise _fail(str(exc), EXIT_USAGE) from exc
-    out.print(f"user {user.name} ({user.role}) saved in {settings.warehouse / '_sql' / 'users'}")
+    out.print(f"user {user.name} ({user.role}) saved in {settings.local_dir / '_sql' / 'users'}")
 
 
 @users_app.command("remove")
@@ -138,7 +138,7 @@ def users_remove(
 
     settings = _settings(warehouse, None, None)
     try:
-        remove_user(settings.warehouse, name)
+        remove_user(settings.local_dir, name)
     except LakeError as exc:
         raise _fail(str(exc), EXIT_USAGE) from exc
     out.print(f"user {name} removed")
@@ -151,6 +151,6 @@ def users_list(warehouse: WarehouseOpt = None) -> None:
 
     settings = _settings(warehouse, None, None)
     table = Table("user", "role")
-    for user in sorted(load_users(settings.warehouse).values(), key=lambda u: u.name):
+    for user in sorted(load_users(settings.local_dir).values(), key=lambda u: u.name):
         table.add_row(user.name, user.role)
     out.print(table)

@@ -62,7 +62,7 @@ def sql(
     settings = _settings(warehouse, None, master)
     user = user or settings.sql_user
     if server is None and not local:
-        found = running_endpoint(settings.warehouse)
+        found = running_endpoint(settings.local_dir)
         if found and user:
             server = found
             err.print(f"(via the running serve-sql at {found} as {user}; --local skips it)")
@@ -103,7 +103,7 @@ class _LocalSql:
 
         self.settings = settings
         self.spark = _session(settings)
-        lake = Lake(self.spark, settings.warehouse)
+        lake = Lake(self.spark, settings.warehouse, state=settings.local_dir)
         # A long-lived session (the engine) may still name another warehouse's tables.
         lake.forget_other_warehouses()
         self.known = lake.register_all()
@@ -295,7 +295,7 @@ def history(
     settings = _settings(warehouse, None, master)
     spark = _session(settings)
     try:
-        hist = Lake(spark, settings.warehouse).history(table)
+        hist = Lake(spark, settings.warehouse, state=settings.local_dir).history(table)
     except LakeError as exc:
         raise _fail(str(exc), EXIT_USAGE) from exc
     df = hist.selectExpr(

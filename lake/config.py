@@ -14,6 +14,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from lake.objectstore import RemotePath, is_remote
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MB = 1024 * 1024
 
@@ -30,6 +32,20 @@ def _default_dir(name: str) -> Path:
 
 def _path(text: str) -> Path:
     return Path(text).expanduser().resolve()
+
+
+def _warehouse(text: str) -> Path | RemotePath:
+    """A local folder, or `s3a://bucket/prefix` on S3-compatible object storage."""
+    if is_remote(text) or text.strip().startswith(("s3a:", "s3:")):
+        return RemotePath(text)
+    return _path(text)
+
+
+def _endpoint(text: str) -> str:
+    value = text.strip().rstrip("/")
+    if not re.fullmatch(r"https?://[^\s/]+", value):
+        raise ValueError("an endpoint URL such as http://127.0.0.1:9000 or https://s3.example.com")
+    return value
 
 
 def _number(kind: type, minimum: float) -> Callable[[str], Any]:
@@ -142,8 +158,9 @@ OPTIONS: tuple[Option, ...] = (
         "warehouse",
         "CLAIMHOUSE_WAREHOUSE",
         lambda: _default_dir("warehouse"),
-        _path,
-        "the warehouse folder: every Delta table, `<warehouse>/<layer>/<table>`",
+        _warehouse,
+        "the warehouse folder: every Delta table, `<warehouse>/<layer>/<table>`; or "
+        "`s3a://bucket/prefix` on S3-compatible object storage (docs/object-storage.md)",
         "--warehouse DIR",
     ),
     Option(
@@ -233,6 +250,44 @@ OPTIONS: tuple[Option, ...] = (
         0.0,
         _number(float, 0),
         "how long a writer waits for another run on the same warehouse",
+    ),
+    Option(
+        "lock_lease_s",
+        "CLAIMHOUSE_LOCK_LEASE_S",
+        120.0,
+        _number(float, 10),
+        "an `s3a://` warehouse's writer lock lapses this long after its holder last renewed "
+        "it (every third of it): a killed run's lock is taken over then",
+    ),
+    Option(
+        "s3_endpoint",
+        "CLAIMHOUSE_S3_ENDPOINT",
+        None,
+        _endpoint,
+        "the S3 endpoint of an `s3a://` warehouse (unset: AWS's, in `CLAIMHOUSE_S3_REGION`); "
+        "credentials: `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`",
+    ),
+    Option(
+        "s3_region",
+        "CLAIMHOUSE_S3_REGION",
+        "us-east-1",
+        str,
+        "the S3 region requests are signed for",
+    ),
+    Option(
+        "s3_path_style",
+        "CLAIMHOUSE_S3_PATH_STYLE",
+        False,
+        _flag,
+        "`1`: path-style requests (`endpoint/bucket/key`), as most self-hosted S3 servers need",
+    ),
+    Option(
+        "state_dir",
+        "CLAIMHOUSE_STATE_DIR",
+        None,
+        _path,
+        "local folder for an `s3a://` warehouse's scratch space, dbt's and Great Expectations' "
+        "files (unset: `~/.claimhouse/s3/<bucket>/<prefix>`); a local warehouse keeps them inside",
     ),
     Option(
         "contracts_dir",
@@ -366,7 +421,7 @@ class Settings:
     """Everything a run needs to know about its surroundings (see OPTIONS, which holds each
     field's default; load_settings fills every field)."""
 
-    warehouse: Path
+    warehouse: Path | RemotePath
     input_dir: Path
     spark_master: str = _default("spark_master")
     max_file_bytes: int = _default("max_file_bytes")
@@ -378,6 +433,11 @@ class Settings:
     keep_hours: int = _default("keep_hours")
     audit_keep_days: float = _default("audit_keep_days")
     lock_timeout_s: float = _default("lock_timeout_s")
+    lock_lease_s: float = _default("lock_lease_s")
+    s3_endpoint: str | None = _default("s3_endpoint")
+    s3_region: str = _default("s3_region")
+    s3_path_style: bool = _default("s3_path_style")
+    state_dir: Path | None = _default("state_dir")
     contracts_dir: Path = _default("contracts_dir")
     env: str = _default("env")
     catalog: str = _default("catalog")
@@ -396,9 +456,29 @@ class Settings:
     dbt_project: Path = _default("dbt_project")
 
     @property
+    def remote(self) -> bool:
+        """Whether the warehouse is on object storage (`s3a://`)."""
+        return isinstance(self.warehouse, RemotePath)
+
+    @property
+    def local_dir(self) -> Path:
+        """The local folder of the warehouse's own files (Spark's scratch space, dbt's
+        artifacts, Great Expectations' results): the warehouse itself, or for an `s3a://` one
+        CLAIMHOUSE_STATE_DIR, else ~/.claimhouse/s3/<bucket>/<prefix>."""
+        if isinstance(self.warehouse, Path):
+            return self.warehouse
+        if self.state_dir is not None:
+            return self.state_dir
+        return default_state_dir(self.warehouse)
+
+    @property
     def spark_dir(self) -> Path:
         """Metastore, Derby log, scratch space: kept inside the warehouse, never in the cwd."""
-        return self.warehouse / "_spark"
+        return self.local_dir / "_spark"
+
+
+def default_state_dir(warehouse: RemotePath) -> Path:
+    return Path.home() / ".claimhouse" / "s3" / warehouse.bucket / (warehouse.key or "_root")
 
 
 def load_settings(
@@ -445,6 +525,8 @@ def load_settings(
     if unknown:
         raise TypeError(f"unknown settings: {', '.join(sorted(unknown))}")
     settings = Settings(**values)
+    if settings.remote:
+        return settings
     if settings.warehouse.exists() and not settings.warehouse.is_dir():
         raise SettingsError(
             f"the warehouse {settings.warehouse} is a file, not a folder: pass a folder (it is "

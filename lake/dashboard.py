@@ -52,7 +52,7 @@ def collect(spark: SparkSession, lake: Lake, out: Path) -> DashboardData:
         for name in lake.tables()
         if name.split(".")[0] in SHOWN_LAYERS
     ]
-    docs = lake.root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html"
+    docs = lake.local_root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html"
     return DashboardData(
         generated_at=datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
         warehouse=str(lake.root),

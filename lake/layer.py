@@ -87,7 +87,7 @@ def open_run(
     previous = spark.conf.get(COMMIT_METADATA, None)
     spark.conf.set(COMMIT_METADATA, f"claimhouse run {run_id}")
     try:
-        lake = Lake(spark, settings.warehouse)
+        lake = Lake(spark, settings.warehouse, state=settings.local_dir)
         removed = lake.remove_half_made()
         if removed:
             report(

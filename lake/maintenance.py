@@ -145,7 +145,7 @@ def _upkeep(ctx: RunContext, table: str) -> TableUpkeep:
         metrics = delta.optimize().executeCompaction().select("metrics.*").first()
         compacted_from = int(metrics["numFilesRemoved"] or 0)
         compacted_to = int(metrics["numFilesAdded"] or 0)
-    before = _data_files(folder)
+    before = _data_files(ctx.lake, folder)
     keep = ctx.settings.keep_hours
     if expired_files(folder, keep) != 0:
         check = {_RETENTION_CHECK: "false"} if keep < DELTA_MIN_RETENTION_H else {}
@@ -154,9 +154,9 @@ def _upkeep(ctx: RunContext, table: str) -> TableUpkeep:
                 spark.conf.set(key, value)
             delta.vacuum(keep)
     version = ctx.lake.version(table)
-    if _last_checkpoint(folder) != version:
+    if _last_checkpoint(ctx.lake, folder) != version:
         _checkpoint(spark, folder)
-    after = _data_files(folder)
+    after = _data_files(ctx.lake, folder)
     return TableUpkeep(
         table=table,
         compacted_from=compacted_from,
@@ -176,14 +176,21 @@ def _checkpoint(spark, folder: Path) -> None:
     log.checkpoint()
 
 
-def _last_checkpoint(folder: Path) -> int | None:
+def _last_checkpoint(lake: Lake, folder) -> int | None:
     try:
-        return int(json.loads((folder / "_delta_log" / "_last_checkpoint").read_text())["version"])
+        text = lake.read_text(folder / "_delta_log" / "_last_checkpoint")
+        return int(json.loads(text)["version"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def _data_files(folder: Path) -> int:
+def _data_files(lake: Lake, folder) -> int:
+    if not isinstance(folder, Path):  # on object storage
+        return sum(
+            1
+            for f in lake.files(folder) or []
+            if not f.startswith("_delta_log/") and not f.rsplit("/", 1)[-1].startswith((".", "_"))
+        )
     return sum(
         1
         for p in folder.rglob("*")

@@ -137,12 +137,12 @@ def serve(
             raise LakeError(
                 f"{variable} is set in the server's environment: unset it and start again"
             )
-    if host not in LOOPBACK and not load_users(settings.warehouse):
+    if host not in LOOPBACK and not load_users(settings.local_dir):
         raise LakeError(
             f"binding to {host} needs users to authenticate, and there are none: add one with "
             "`claimhouse users add NAME`"
         )
-    lake = Lake(spark, settings.warehouse)
+    lake = Lake(spark, settings.warehouse, state=settings.local_dir)
     # A writer's tables (a downstream dbt project's) live in the warehouse's sandbox folder.
     spark.sql(
         f"CREATE DATABASE IF NOT EXISTS {SANDBOX} LOCATION "
@@ -152,7 +152,7 @@ def serve(
     known = refresh_catalog(spark, lake, {})
     progress(f"{len(known)} tables named; starting the Thrift server on {host}:{port}")
     # The authenticator and the guard read the users file (java/claimhouse/sql/Users.java).
-    jvm.java.lang.System.setProperty("claimhouse.users.file", str(users_file(settings.warehouse)))
+    jvm.java.lang.System.setProperty("claimhouse.users.file", str(users_file(settings.local_dir)))
     # A refused login's reason reaches the client, and the log gets one line for it.
     jvm.claimhouse.sql.PlainLogin.install()
     # Hive makes a new HiveConf for each login, which reads its settings from system properties.
@@ -192,14 +192,14 @@ def serve(
             if time.monotonic() > deadline:
                 raise LakeError(f"the Thrift server did not open port {port} within 60 s")
             time.sleep(0.2)
-        where = endpoint_file(settings.warehouse)
+        where = endpoint_file(settings.local_dir)
         where.parent.mkdir(parents=True, exist_ok=True)
         where.write_text(json.dumps({"host": host, "port": port, "pid": os.getpid()}))
         ready(f"jdbc:hive2://{host}:{port}/default ({len(known)} tables)")
         while not stop.wait(refresh_seconds):
             known = refresh_catalog(spark, lake, known, serving=True)
     finally:
-        _forget_endpoint(settings.warehouse)
+        _forget_endpoint(settings.local_dir)
         server.stop()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

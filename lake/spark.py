@@ -106,12 +106,29 @@ def spark_conf(settings: Settings, ui: bool = False, endpoint: bool = False) -> 
         if urlparse(settings.spark_master).hostname in ("127.0.0.1", "localhost"):
             # A loopback master's workers reach the driver on loopback too.
             conf["spark.driver.host"] = "127.0.0.1"
+    conf.update(s3a_conf(settings))
     jars = local_delta_jars(settings.jars_dir)
     if jars:
         conf["spark.jars"] = ",".join(str(j) for j in jars)
         # Also on the driver's own classpath: threads that do not inherit Spark's jar class
         # loader (the Thrift server's session handlers) must still find the Delta catalog.
         conf["spark.driver.extraClassPath"] = ":".join(str(j) for j in jars)
+    return conf
+
+
+def s3a_conf(settings: Settings) -> dict[str, str]:
+    """Hadoop's S3A settings for an `s3a://` warehouse (and any s3a:// path read by name).
+    Credentials are not set here: S3A's default chain reads AWS_ACCESS_KEY_ID and
+    AWS_SECRET_ACCESS_KEY from the environment, as claimhouse's own requests do."""
+    conf = {
+        "spark.hadoop.fs.s3a.endpoint.region": settings.s3_region,
+        "spark.hadoop.fs.s3a.path.style.access": str(settings.s3_path_style).lower(),
+    }
+    if settings.s3_endpoint:
+        conf["spark.hadoop.fs.s3a.endpoint"] = settings.s3_endpoint
+        conf["spark.hadoop.fs.s3a.connection.ssl.enabled"] = str(
+            settings.s3_endpoint.startswith("https://")
+        ).lower()
     return conf
 
 

@@ -21,6 +21,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import StructType
 
+from lake.objectstore import RemotePath, is_remote
 from lake.schemas import GOLD_RELEASE, SANDBOX, ReleaseSpec, ReportSpec, TableSpec
 
 RELEASES: dict[str, ReleaseSpec] = {GOLD_RELEASE.layer: GOLD_RELEASE}
@@ -44,11 +45,28 @@ class MergeResult:
 @dataclass
 class Lake:
     spark: SparkSession
-    root: Path
+    root: Path | RemotePath
     # table -> why register_all could not name it
     broken: dict[str, str] = field(default_factory=dict, repr=False)
+    # The local folder of the warehouse's own files (Great Expectations' results): the
+    # warehouse itself, or for an s3a:// one Settings.local_dir.
+    state: Path | None = None
 
-    def path(self, table: str) -> Path:
+    @property
+    def local_root(self) -> Path:
+        if self.state is not None:
+            return self.state
+        if isinstance(self.root, Path):
+            return self.root
+        from lake.config import default_state_dir
+
+        return default_state_dir(self.root)
+
+    @property
+    def remote(self) -> bool:
+        return isinstance(self.root, RemotePath)
+
+    def path(self, table: str) -> Path | RemotePath:
         """Where the table's Delta log lives; for a released table, the release table's."""
         layer, name = _split(table)
         if layer in RELEASES:
@@ -308,15 +326,15 @@ class Lake:
         log = self.path(table) / "_delta_log"
         for version in range(after + 1, upto + 1):
             try:
-                with (log / f"{version:020d}.json").open() as commit:
-                    info = next(
-                        (
-                            json.loads(line)["commitInfo"]
-                            for line in commit
-                            if '"commitInfo"' in line
-                        ),
-                        {},
-                    )
+                text = self.read_text(log / f"{version:020d}.json")
+                info = next(
+                    (
+                        json.loads(line)["commitInfo"]
+                        for line in text.splitlines()
+                        if '"commitInfo"' in line
+                    ),
+                    {},
+                )
             except (OSError, ValueError, KeyError):
                 return False
             if info.get("operation") not in ROW_NEUTRAL_OPERATIONS:
@@ -351,9 +369,13 @@ class Lake:
         commit yet: a first write under way, or one an interrupt left (the next run removes
         it)."""
         found = []
-        for log_dir in sorted(self.root.glob("*/*/_delta_log")):
+        for log_dir in self.glob("*/*/_delta_log"):
             layer, name = log_dir.parent.parent.name, log_dir.parent.name
-            if not layer.startswith("_") and layer not in RELEASES and _has_commit(log_dir.parent):
+            if (
+                not layer.startswith("_")
+                and layer not in RELEASES
+                and self._has_commit(log_dir.parent)
+            ):
                 found.append(f"{layer}.{name}")
         for spec in RELEASES.values():
             if self.exists(spec.store):
@@ -459,7 +481,7 @@ class Lake:
                         continue
                     location = info.get("Location")
                 where = _strip_scheme(location or "")
-                if location is None or not where.startswith(roots) or not Path(where).exists():
+                if location is None or not where.startswith(roots) or not self._exists(where):
                     self.spark.sql(f"DROP TABLE {name}")
                     _REGISTERED.pop(key, None)
                     dropped.append(key)
@@ -481,6 +503,17 @@ class Lake:
         alone: a writer on the SQL endpoint may be creating a table there right now. Call it
         holding the writer lock."""
         removed = []
+        if self.remote:
+            for folder in self.glob("*/*"):
+                layer = folder.parent.name
+                if layer.startswith(("_", ".")) or layer == SANDBOX or self._has_commit(folder):
+                    continue
+                files = self.files(folder)
+                if files is None or any(not _delta_file(Path(f)) for f in files):
+                    continue  # a file, or not only what a Delta write leaves
+                self.delete_folder(folder)
+                removed.append(f"{layer}.{folder.name}")
+            return removed
         for folder in sorted(self.root.glob("*/*/")):
             layer = folder.parent.name
             if layer.startswith(("_", ".")) or layer == SANDBOX or _has_commit(folder):
@@ -490,6 +523,66 @@ class Lake:
             shutil.rmtree(folder)
             removed.append(f"{layer}.{folder.name}")
         return removed
+
+    # --- files, local or on object storage (through Hadoop's FileSystem, as Spark) ------------
+
+    def _hadoop(self, location: str):
+        jvm = self.spark._jvm
+        path = jvm.org.apache.hadoop.fs.Path(location)
+        conf = self.spark._jsc.hadoopConfiguration()
+        return path.getFileSystem(conf), path
+
+    def glob(self, pattern: str) -> list[Path | RemotePath]:
+        """Paths under the warehouse matching the pattern, sorted."""
+        if isinstance(self.root, Path):
+            return sorted(self.root.glob(pattern))
+        fs, path = self._hadoop(str(self.root / pattern))
+        found = fs.globStatus(path) or []
+        return sorted((RemotePath(str(status.getPath().toString())) for status in found), key=str)
+
+    def _has_commit(self, folder: Path | RemotePath) -> bool:
+        if isinstance(folder, Path):
+            return _has_commit(folder)
+        fs, path = self._hadoop(str(folder / "_delta_log"))
+        if not fs.exists(path):
+            return False
+        return any(
+            s.getPath().getName().endswith(".json") or ".checkpoint" in s.getPath().getName()
+            for s in fs.listStatus(path)
+        )
+
+    def files(self, folder: RemotePath) -> list[str] | None:
+        """The files under a folder (relative paths), or None when it is a file itself."""
+        fs, path = self._hadoop(str(folder))
+        if fs.getFileStatus(path).isFile():
+            return None
+        found, files = [], fs.listFiles(path, True)
+        while files.hasNext():
+            found.append(str(files.next().getPath().toString()).removeprefix(str(folder) + "/"))
+        return found
+
+    def delete_folder(self, folder: RemotePath) -> None:
+        fs, path = self._hadoop(str(folder))
+        fs.delete(path, True)
+
+    def _exists(self, location: str) -> bool:
+        if not is_remote(location):
+            return Path(location).exists()
+        fs, path = self._hadoop(location)
+        return bool(fs.exists(path))
+
+    def read_text(self, location: Path | RemotePath) -> str:
+        if isinstance(location, Path):
+            return location.read_text(encoding="utf-8")
+        fs, path = self._hadoop(str(location))
+        try:
+            stream = fs.open(path)
+        except Exception as exc:  # the JVM's FileNotFoundException
+            raise OSError(f"cannot read {location}") from exc
+        try:
+            return self.spark._jvm.org.apache.commons.io.IOUtils.toString(stream, "UTF-8")
+        finally:
+            stream.close()
 
     def register_all(self) -> list[str]:
         """Name every table of the warehouse in the catalog, the releases' views included;
@@ -532,6 +625,8 @@ def _logged_rows(path: Path, version: int | None, relation: str | None) -> int |
     `relation` partition when given; None when the log cannot tell."""
     from deltalake import DeltaTable as LogReader  # here: Spark's Python workers skip it
 
+    if is_remote(path):
+        return None  # delta-rs would need the S3 settings: Spark counts instead
     try:
         table = LogReader(str(path), version=version)
         if "deletionVectors" in (table.protocol().reader_features or ()):
@@ -556,6 +651,8 @@ def read_local(path: Path, columns: list[str]):
     import pyarrow.parquet as pq
     from deltalake import DeltaTable as LogReader
 
+    if is_remote(path):
+        return None
     try:
         table = LogReader(str(path))
         if "deletionVectors" in (table.protocol().reader_features or ()):
@@ -576,6 +673,8 @@ def live_files(path: Path) -> dict[tuple, int] | None:
     the log cannot be read that way."""
     from deltalake import DeltaTable as LogReader
 
+    if is_remote(path):
+        return None
     try:
         files = LogReader(str(path)).get_add_actions(flatten=True)
     except Exception:  # noqa: BLE001 - the caller then does the work without the shortcut
@@ -597,6 +696,8 @@ def expired_files(path: Path, keep_hours: int) -> int | None:
     untracked ones included); None when delta-rs cannot tell."""
     from deltalake import DeltaTable as LogReader
 
+    if is_remote(path):
+        return None
     try:
         return len(
             LogReader(str(path)).vacuum(

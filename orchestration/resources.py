@@ -46,7 +46,9 @@ class LakeResource(dg.ConfigurableResource):
         settings = self.settings()
         say = (lambda message: None) if quiet else context.log.info
         try:
-            with warehouse_lock(settings.warehouse, run_id, settings.lock_timeout_s):
+            with warehouse_lock(
+                settings.warehouse, run_id, settings.lock_timeout_s, settings=settings
+            ):
                 spark = get_spark(settings)
                 with open_run(spark, settings, run_id, say, say, full_refresh) as ctx:
                     yield ctx

@@ -48,7 +48,7 @@ _CURSOR = "claimhouse/recorded/"  # + unit: the run id recorded last for it
 def dagster_home(settings: Settings) -> Path:
     """The instance `claimhouse ui` opens and `claimhouse run` records into: $DAGSTER_HOME when
     set, else the warehouse's `_dagster/`, holding the instance settings of this checkout."""
-    own = settings.warehouse / "_dagster"
+    own = settings.local_dir / "_dagster"
     home = Path(os.environ.get("DAGSTER_HOME") or own)
     home.mkdir(parents=True, exist_ok=True)
     config, wanted = home / "dagster.yaml", INSTANCE_SETTINGS.read_text()

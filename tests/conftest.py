@@ -187,3 +187,74 @@ def contracts_with_strict_attribution(tmp_path: Path, severity: str) -> Path:
         + text[end:]
     )
     return folder
+
+
+# S3Proxy (fetched by scripts/setup into .jars/s3proxy/): a real S3-compatible server, its
+# objects in a temporary folder, for the tests of s3a:// warehouses.
+S3PROXY_JARS = REPO / ".jars" / "s3proxy"
+S3_BUCKET = "claimhouse-test"
+S3_KEYS = {"AWS_ACCESS_KEY_ID": "claimhouse-test", "AWS_SECRET_ACCESS_KEY": "claimhouse-secret"}
+_S3PROXY_LOGGING = """<configuration>
+  <appender name="ERR" class="ch.qos.logback.core.ConsoleAppender">
+    <target>System.err</target>
+    <encoder><pattern>%d{HH:mm:ss} %-5level %logger{0} - %msg%n</pattern></encoder>
+  </appender>
+  <root level="WARN"><appender-ref ref="ERR"/></root>
+</configuration>
+"""
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """S3Proxy on loopback with one bucket, S3_BUCKET, for the whole test session: yields the
+    variables that point claimhouse at it (endpoint, path-style requests, credentials; a test
+    adds CLAIMHOUSE_STATE_DIR, the warehouse's local folder)."""
+    import socket
+    import time
+
+    from lake.objectstore import S3Client, S3Config
+
+    if not any(S3PROXY_JARS.glob("s3proxy-*.jar")):
+        pytest.fail(f"S3Proxy's jars are not in {S3PROXY_JARS}: run scripts/setup")
+    work = tmp_path_factory.mktemp("s3proxy")
+    (work / "data").mkdir()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    endpoint = f"http://127.0.0.1:{port}"
+    (work / "s3proxy.conf").write_text(
+        f"s3proxy.endpoint={endpoint}\n"
+        "s3proxy.authorization=aws-v2-or-v4\n"
+        f"s3proxy.identity={S3_KEYS['AWS_ACCESS_KEY_ID']}\n"
+        f"s3proxy.credential={S3_KEYS['AWS_SECRET_ACCESS_KEY']}\n"
+        "jclouds.provider=filesystem-nio2\n"
+        f"jclouds.filesystem.basedir={work / 'data'}\n"
+    )
+    (work / "logback.xml").write_text(_S3PROXY_LOGGING)
+    log = (work / "s3proxy.log").open("wb")
+    server = subprocess.Popen(
+        ["java", "-Xmx256m", f"-Dlogback.configurationFile={work / 'logback.xml'}"]
+        + ["-cp", f"{S3PROXY_JARS}/*", "org.gaul.s3proxy.Main"]
+        + ["--properties", str(work / "s3proxy.conf")],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail(f"S3Proxy did not start: {(work / 's3proxy.log').read_text()[-2000:]}")
+            time.sleep(0.2)
+    env = {**S3_KEYS, "CLAIMHOUSE_S3_ENDPOINT": endpoint, "CLAIMHOUSE_S3_PATH_STYLE": "1"}
+    S3Client(S3Config(endpoint, "us-east-1", True), environ=S3_KEYS).create_bucket(S3_BUCKET)
+    yield env
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()

@@ -284,7 +284,7 @@ KEPT_RESULTS = 50
 
 def _gx_context(lake: Lake):
     """The warehouse's GE file context (`<warehouse>/_gx`), one per process and warehouse."""
-    root = (lake.root / "_gx").resolve()
+    root = (lake.local_root / "_gx").resolve()
     context = _CONTEXTS.get(root)
     if context is None:
         import great_expectations as gx
@@ -362,7 +362,9 @@ def prune_results(root: Path, table: str, keep: int = KEPT_RESULTS) -> int:
 
 
 def _docs_index(lake: Lake) -> Path:
-    return (lake.root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html").resolve()
+    return (
+        lake.local_root / "_gx" / "uncommitted" / "data_docs" / "local_site" / "index.html"
+    ).resolve()
 
 
 def _run_checkpoint(lake, contract, df, run_id, evaluated_at) -> tuple[list, tuple]:
@@ -375,7 +377,7 @@ def _run_checkpoint(lake, contract, df, run_id, evaluated_at) -> tuple[list, tup
 
     context = _gx_context(lake)
     # Room for this run's result, before its Data Docs build lists the store.
-    prune_results(lake.root / "_gx", contract.table, KEPT_RESULTS - 1)
+    prune_results(lake.local_root / "_gx", contract.table, KEPT_RESULTS - 1)
     try:
         source = context.data_sources.get("lake")
     except KeyError:

@@ -117,6 +117,11 @@ def _dbt_environment(
 
     values = {
         "CLAIMHOUSE_WAREHOUSE": str(settings.warehouse),
+        # Spark's scratch space and metastore: local, also for an s3a:// warehouse.
+        "CLAIMHOUSE_LOCAL_DIR": str(settings.local_dir),
+        "CLAIMHOUSE_S3_ENDPOINT": settings.s3_endpoint or "",
+        "CLAIMHOUSE_S3_REGION": settings.s3_region,
+        "CLAIMHOUSE_S3_PATH_STYLE": str(settings.s3_path_style).lower(),
         "CLAIMHOUSE_JARS_DIR": str(settings.jars_dir),
         "CLAIMHOUSE_LOG4J": str(LOG4J_CONF),
         "CLAIMHOUSE_SPARK_MASTER": settings.spark_master,
@@ -166,7 +171,7 @@ def kind_vars() -> list[str]:
 
 def dbt_args(command: str, settings: Settings, *extra: str) -> list[str]:
     """Arguments for `dbt <command>` on claimhouse's project, with artifacts in the warehouse."""
-    work = settings.warehouse / "_dbt"
+    work = settings.local_dir / "_dbt"
     return [
         command,
         "--project-dir",
@@ -199,7 +204,7 @@ def build_gold(
     fixed inputs, not the data, so (as dbt advises for production runs) they are left to
     development and CI (`dbt build` in dbt_project/), as are the
     intermediate models' invariant tests (tag `internal`). Publishes nothing."""
-    lake = Lake(spark, settings.warehouse)
+    lake = Lake(spark, settings.warehouse, state=settings.local_dir)
     lake.forget_other_warehouses()
     # A dbt source must exist: before any grouping, every article is a story of its own.
     lake.ensure(SILVER_ARTICLE_STORIES)
@@ -322,7 +327,7 @@ def dbt_table_versions(lake: Lake, settings: Settings) -> dict[str, int]:
 
 def _models(settings: Settings) -> list[dict]:
     """The project's models as the manifest the last build wrote describes them."""
-    path = settings.warehouse / "_dbt" / "target" / "manifest.json"
+    path = settings.local_dir / "_dbt" / "target" / "manifest.json"
     if not path.is_file():
         return []
     nodes = json.loads(path.read_text())["nodes"].values()
@@ -355,12 +360,15 @@ def drop_unbuilt_models(lake: Lake, settings: Settings) -> list[str]:
     }
     dropped = []
     for schema in sorted({n["schema"] for n in models}):
-        folder = settings.warehouse / schema
-        for table in sorted(folder.iterdir() if folder.is_dir() else []):
-            if (schema, table.name) in built or not (table / "_delta_log").is_dir():
+        for log in lake.glob(f"{schema}/*/_delta_log"):
+            table = log.parent
+            if (schema, table.name) in built:
                 continue
             lake.spark.sql(f"DROP TABLE IF EXISTS `{schema}`.`{table.name}`")
-            shutil.rmtree(table)
+            if isinstance(table, Path):
+                shutil.rmtree(table)
+            else:
+                lake.delete_folder(table)
             dropped.append(f"{schema}.{table.name}")
     return dropped
 
@@ -441,7 +449,7 @@ def _invoke(
         details = "\n  ".join(summary.failures) or "see <warehouse>/_dbt/logs/dbt.log"
         raise GoldBuildError(
             f"gold: dbt {command} failed in {settings.dbt_project}:\n  {details}\n"
-            f"Fix the model or data, then rerun; logs in {settings.warehouse / '_dbt' / 'logs'}"
+            f"Fix the model or data, then rerun; logs in {settings.local_dir / '_dbt' / 'logs'}"
         )
     return summary
 

@@ -23,7 +23,12 @@ REPO = Path(__file__).resolve().parents[2]
 # Read by dbt_project/profiles.yml only: dbt's target and the endpoint of its thrift target.
 DBT_PROFILE_VARIABLES = {"CLAIMHOUSE_DBT_TARGET", "CLAIMHOUSE_SQL_HOST", "CLAIMHOUSE_SQL_PORT"}
 # Set by claimhouse for the dbt it runs (lake.gold.build), never by users.
-PASSED_TO_DBT = {"CLAIMHOUSE_LOG4J", "CLAIMHOUSE_COMMIT_METADATA", "CLAIMHOUSE_BUILD"}
+PASSED_TO_DBT = {
+    "CLAIMHOUSE_LOG4J",
+    "CLAIMHOUSE_COMMIT_METADATA",
+    "CLAIMHOUSE_BUILD",
+    "CLAIMHOUSE_LOCAL_DIR",
+}
 
 
 def test_the_readme_settings_table_is_the_declared_one():
