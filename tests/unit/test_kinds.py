@@ -7,12 +7,12 @@ import inspect
 import json
 import pkgutil
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 import yaml
 
 from lake import schemas
+from lake.config import load_settings
 from lake.contracts.spec import load_contracts
 from lake.gold.build import dbt_args
 from lake.silver import kinds
@@ -86,7 +86,7 @@ def test_dbt_project_defaults_are_the_registry():
 
 
 def test_dbt_args_pass_the_registry_as_vars(tmp_path):
-    settings = SimpleNamespace(warehouse=tmp_path, dbt_project=REPO / "dbt_project")
+    settings = load_settings(warehouse=tmp_path)
     args = dbt_args("build", settings)
     assert json.loads(args[args.index("--vars") + 1]) == kinds.dbt_vars()
 
