@@ -10,12 +10,15 @@ from pathlib import Path
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 from deltalake import DeltaTable
 from polars.testing import assert_frame_equal
 from pyspark.sql import functions as F
 
+from lake.config import load_settings
 from lake.gold import build as gold_unit
 from lake.layer import execute, open_run
+from lake.maintenance import maintain
 from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, GOLD_RELEASE_MANIFEST
 from lake.storage import Lake
 
@@ -122,6 +125,8 @@ def test_an_earlier_release_stays_readable_at_the_versions_its_manifest_rows_nam
     shown = {t: _spark(lake, t) for t in GOLD_RELEASE.tables}
     for table in GOLD_BUILD_TABLES:
         renamed = lake.read(table).withColumn("fact_id", F.concat("fact_id", F.lit("-b")))
+        # Two files each, as an incremental build leaves them: what OPTIMIZE would compact.
+        renamed = renamed.repartition(2).localCheckpoint()
         renamed.write.format("delta").mode("overwrite").save(str(lake.path(table)))
     released = lake.publish(GOLD_RELEASE, {t: lake.version(t) for t in GOLD_BUILD_TABLES}, "r2")
 
@@ -142,3 +147,16 @@ def test_an_earlier_release_stays_readable_at_the_versions_its_manifest_rows_nam
             _assert_same(reader(plain, version, table), shown[table], f"{read} {table}@{version}")
         # The same rows as Spark's time travel to the first release.
         _assert_same(_spark(lake, table, first_release), shown[table], table)
+
+    # Maintenance keeping no hours at all leaves the latest release readable (it never compacts
+    # the plain tables); the first release's files go, as docs/tables.md says.
+    with open_run(spark, load_settings(warehouse=lake.root, keep_hours=0), "upkeep") as ctx:
+        upkept = maintain(ctx, list(GOLD_RELEASE.plain_tables))
+    assert [(u.compacted_from, u.vacuumed > 0) for u in upkept.tables] == [(0, True)] * 3
+    assert _latest(lake.root) == second
+    for table, (path, version) in second.items():
+        _assert_same(
+            _delta_rs(lake.root / path, version, table), _spark(lake, table), f"{table} kept"
+        )
+        with pytest.raises(Exception, match="(?i)not found|no such file"):
+            _polars(lake.root / path, first[table][1], table)
