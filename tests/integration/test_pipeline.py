@@ -105,6 +105,13 @@ def test_a_gold_candidate_that_breaks_a_fail_rule_is_not_published(
         f"ALTER TABLE delta.`{lake.path('silver.claims')}` SET TBLPROPERTIES ('test.touch' = '1')"
     )
     assert lake.version("silver.claims") == silver + 1
+    # That change touches no story, so an incremental build would check no row: a commit to a
+    # built table since the last publish (as a shell `dbt build` makes) rebuilds and checks
+    # every story, whichever tests ran on the shared warehouse before.
+    spark.sql(
+        f"ALTER TABLE delta.`{lake.path('gold_build.facts')}` "
+        "SET TBLPROPERTIES ('test.touch' = '1')"
+    )
     contracts = contracts_with_fail_rule(
         tmp_path, "gold.facts", "no_single_source", "status <> 'single_source'"
     )
