@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -81,11 +82,14 @@ class Lake:
             t: _documented(self.read(spec.built(t), version=versions[spec.built(t)]), docs, t)
             for t in spec.tables
         }
-        # First, so that a failed write leaves the views on the release they showed.
-        written = {
-            plain: self._write_plain(plain, frames[table])
-            for table, plain in zip(spec.tables, spec.plain_tables, strict=False)
-        }
+        # First, so that a failed write leaves the views on the release they showed; the
+        # three at once, as each small write is mostly the driver waiting on its commit.
+        with ThreadPoolExecutor(max_workers=max(1, len(spec.plain_tables))) as pool:
+            futures = {
+                plain: pool.submit(self._write_plain, plain, frames[table])
+                for table, plain in zip(spec.tables, spec.plain_tables, strict=False)
+            }
+        written = {plain: future.result() for plain, future in futures.items()}
         types = {t: StructType(df.schema.fields) for t, df in frames.items()}
         rows = None
         for table, df in frames.items():
