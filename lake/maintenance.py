@@ -7,7 +7,9 @@ For each table due, in one pass:
 2. VACUUM removes the files no version current within `keep_hours` needs: time travel to any
    such version keeps working, and so does a reader of the current version, whose files are
    live. Delta refuses a retention under 168 hours unless its check is turned off; it is, for
-   that one call, only when the setting asks for less;
+   that one call, only when the setting asks for less. A release's plain tables are not
+   compacted (step 1), so the versions gold_release.manifest names stay readable: the latest
+   release's always, an earlier one's for `keep_hours` after the next release replaced it;
 3. a log checkpoint at the new version, so a reader's snapshot starts from one file;
 
 then rows of the audit tables older than `audit_keep_days` are deleted, except each unit's
@@ -43,6 +45,8 @@ from lake.storage import RELEASES, Lake, expired_files, live_files
 NAME = "maintenance"
 DELTA_MIN_RETENTION_H = 168
 _RETENTION_CHECK = "spark.databricks.delta.retentionDurationCheck.enabled"
+# Tables readers pin by version (lake.schemas.ReleaseSpec.manifest): never compacted.
+PINNED = frozenset(t for spec in RELEASES.values() for t in spec.plain_tables)
 # Each audit table and the column that dates its rows.
 AUDIT_DATED = {AUDIT_LAYER_RUNS.name: "finished_at", AUDIT_DQ_RESULTS.name: "evaluated_at"}
 
@@ -141,7 +145,10 @@ def _upkeep(ctx: RunContext, table: str) -> TableUpkeep:
     delta = DeltaTable.forPath(spark, str(folder))
     live = live_files(folder)
     compacted_from = compacted_to = 0
-    if live is None or any(n > 1 for n in live.values()):
+    # A release's plain tables are read at the versions its manifest names: OPTIMIZE would
+    # move the latest release's rows into new files and leave its version to VACUUM. Each
+    # publish rewrites them whole, so they stay compact without it.
+    if table not in PINNED and (live is None or any(n > 1 for n in live.values())):
         metrics = delta.optimize().executeCompaction().select("metrics.*").first()
         compacted_from = int(metrics["numFilesRemoved"] or 0)
         compacted_to = int(metrics["numFilesAdded"] or 0)

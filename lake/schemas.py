@@ -479,9 +479,22 @@ class ReleaseSpec:
     unit: str
     tables: tuple[str, ...]
     reports: tuple[ReportSpec, ...] = ()
+    # Readers without Spark (delta-rs, Polars) cannot filter and unpack `store`: each table is
+    # also a plain Delta table (`plain`), and the manifest names the version of each that
+    # holds a release, so such a reader can pin all of them at one release.
+    manifest: TableSpec | None = None
 
     def report(self, name: str) -> ReportSpec | None:
         return next((r for r in self.reports if r.name == name), None)
+
+    def plain(self, table: str) -> str:
+        """The table's plain copy, a Delta table beside the release table
+        (gold_release.facts at <warehouse>/gold_release/facts)."""
+        return f"{self.store.split('.')[0]}.{table}"
+
+    @property
+    def plain_tables(self) -> tuple[str, ...]:
+        return tuple(self.plain(t) for t in self.tables) if self.manifest else ()
 
     def published(self, table: str) -> str:
         return f"{self.layer}.{table}"
@@ -551,6 +564,39 @@ CONFLICTS_REPORT = ReportSpec(
     """,
 )
 
+GOLD_RELEASE_MANIFEST = TableSpec(
+    name="gold_release.manifest",
+    key=("release_id", "table_name"),
+    description=(
+        "One row per gold table per published release: the plain Delta table holding it and "
+        "its version there. A release's rows are appended in one commit after its tables are "
+        "written, so every row names a finished version; the latest release is the one with "
+        "the highest release_version."
+    ),
+    preview=("release_id", "published_at", "release_version", "table_name", "path", "version"),
+    schema=StructType(
+        [
+            _f("release_id", StringType(), False, "the run that published the release"),
+            _f("published_at", TimestampType(), False, "when it was published (UTC)"),
+            _f(
+                "release_version",
+                LongType(),
+                False,
+                "version of gold_release.tables holding the release (what the gold.* views "
+                "read); grows with every release",
+            ),
+            _f("table_name", StringType(), False, "facts | fact_evidence | fact_conflicts"),
+            _f(
+                "path",
+                StringType(),
+                False,
+                "the plain Delta table, relative to the warehouse (gold_release/facts)",
+            ),
+            _f("version", LongType(), False, "the plain table's Delta version holding the release"),
+        ]
+    ),
+)
+
 GOLD_RELEASE = ReleaseSpec(
     layer="gold",
     build_layer="gold_build",
@@ -558,6 +604,7 @@ GOLD_RELEASE = ReleaseSpec(
     unit="gold",
     tables=("facts", "fact_evidence", "fact_conflicts"),
     reports=(CONFLICTS_REPORT,),
+    manifest=GOLD_RELEASE_MANIFEST,
 )
 # Published gold as readers name it (views) and as dbt builds it (Delta tables).
 GOLD_TABLES = tuple(GOLD_RELEASE.published(t) for t in GOLD_RELEASE.tables)

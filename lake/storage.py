@@ -5,7 +5,9 @@ names them (`bronze.articles`) for SQL users, dbt and the Thrift server.
 
 A released layer (gold) is read only as its published release: `gold.facts` is the `facts`
 rows of the release table gold_release.tables, which a publish replaces in one commit for
-every gold table at once (lake.schemas.ReleaseSpec).
+every gold table at once (lake.schemas.ReleaseSpec). Each gold table is also a plain Delta
+table (gold_release.facts...) for readers without Spark, and gold_release.manifest names the
+version of each that holds a release (docs/tables.md).
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from delta.tables import DeltaTable
@@ -84,15 +88,26 @@ class Lake:
         versions: dict[str, int],
         release_id: str,
         docs: Mapping[str, Mapping[str, str]] | None = None,
-    ) -> int:
+    ) -> dict[str, int]:
         """Copy the built tables at `versions` ({built table: version}) into the release table
-        in one commit; returns its new version. Readers of the views switch to them at once.
-        `docs` ({table: {column: description}}) become the columns' comments, which DESCRIBE
-        shows on the views."""
+        in one commit: readers of the views switch to them at once. Before, each is copied
+        into its plain Delta table (spec.plain) for readers without Spark; after, the
+        manifest gains one row per table naming the plain table's version, in one commit, so
+        it names only finished versions. Returns {table written: its new version}. `docs`
+        ({table: {column: description}}) become the columns' comments, which DESCRIBE shows
+        on the views and delta-rs on the plain tables."""
         frames = {
             t: _documented(self.read(spec.built(t), version=versions[spec.built(t)]), docs, t)
             for t in spec.tables
         }
+        # First, so that a failed write leaves the views on the release they showed; the
+        # three at once, as each small write is mostly the driver waiting on its commit.
+        with ThreadPoolExecutor(max_workers=max(1, len(spec.plain_tables))) as pool:
+            futures = {
+                plain: pool.submit(self._write_plain, plain, frames[table])
+                for table, plain in zip(spec.tables, spec.plain_tables, strict=False)
+            }
+        written = {plain: future.result() for plain, future in futures.items()}
         types = {t: StructType(df.schema.fields) for t, df in frames.items()}
         rows = None
         for table, df in frames.items():
@@ -128,7 +143,39 @@ class Lake:
         self.register(spec.store)
         for table in spec.tables:
             self._register_released(spec, table, frames[table].schema)
-        return self.version(spec.store)
+        written[spec.store] = release = self.version(spec.store)
+        if spec.manifest is not None:
+            written[spec.manifest.name] = self._record_release(spec, release_id, release, written)
+        return written
+
+    def _write_plain(self, table: str, df: DataFrame) -> int:
+        """Replace the plain table's rows by `df` in one commit; returns its new version. A
+        DataFrame write keeps Delta's basic protocol (no deletion vectors), which every Delta
+        reader opens."""
+        df.write.format("delta").mode("overwrite").option("overwriteSchema", "true").save(
+            str(self.path(table))
+        )
+        return self.version(table)
+
+    def _record_release(
+        self, spec: ReleaseSpec, release_id: str, release: int, written: Mapping[str, int]
+    ) -> int:
+        """Append the release's manifest rows (one per table) in one commit; its new version."""
+        manifest = spec.manifest
+        assert manifest is not None
+        now = datetime.now(UTC)
+        rows = [
+            {
+                "release_id": release_id,
+                "published_at": now,
+                "release_version": release,
+                "table_name": table,
+                "path": "/".join(_split(plain)),
+                "version": written[plain],
+            }
+            for table, plain in zip(spec.tables, spec.plain_tables, strict=True)
+        ]
+        return self.append(manifest, self.spark.createDataFrame(rows, manifest.schema))
 
     def _properties(self, path: str) -> dict[str, str]:
         return DeltaTable.forPath(self.spark, path).detail().first()["properties"]

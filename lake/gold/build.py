@@ -4,8 +4,9 @@ The SQL lives in dbt; this module invokes it the way a dbt user would (`dbt buil
 dbtRunner so that dbt-spark's session method reuses the pipeline's SparkSession instead of
 starting a second JVM. dbt builds the marts into gold_build (the candidate), its tests run on
 them, then gold's contracts; only when no `fail` rule broke is the candidate copied into the
-release table in one commit, so every gold.* view switches to it at once (lake.storage). A
-rejected candidate stays readable as gold_build.* at the versions audit.layer_runs names.
+release table in one commit, so every gold.* view switches to it at once (lake.storage), and
+into the plain tables and manifest readers without Spark pin a release by. A rejected candidate
+stays readable as gold_build.* at the versions audit.layer_runs names, and reaches neither.
 """
 
 from __future__ import annotations
@@ -29,7 +30,13 @@ from lake.config import Settings
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.contracts.run import ContractViolation
 from lake.layer import COMMIT_METADATA, CandidateRejected, RunContext, Unit
-from lake.schemas import GOLD_BUILD_TABLES, GOLD_RELEASE, GOLD_TABLES, SILVER_ARTICLE_STORIES
+from lake.schemas import (
+    GOLD_BUILD_TABLES,
+    GOLD_RELEASE,
+    GOLD_RELEASE_MANIFEST,
+    GOLD_TABLES,
+    SILVER_ARTICLE_STORIES,
+)
 from lake.silver import kinds
 from lake.spark import LOG4J_CONF, conf_restored
 from lake.storage import Lake, LakeError
@@ -286,8 +293,8 @@ def _build(ctx: RunContext, inputs: Mapping[str, int]) -> GoldSummary:
             violation,
         ) from violation
     summary.contracts_s = time.perf_counter() - started
-    release = ctx.lake.publish(GOLD_RELEASE, versions, ctx.run_id, docs=column_docs(ctx.settings))
-    summary.outputs = {**dbt_table_versions(ctx.lake, ctx.settings), GOLD_RELEASE.store: release}
+    released = ctx.lake.publish(GOLD_RELEASE, versions, ctx.run_id, docs=column_docs(ctx.settings))
+    summary.outputs = {**dbt_table_versions(ctx.lake, ctx.settings), **released}
     return summary
 
 
@@ -380,7 +387,14 @@ def _built_versions(lake: Lake) -> dict[str, int]:
 UNIT = Unit(
     name="gold",
     inputs=DBT_SOURCES,
-    outputs=(*GOLD_BUILD_TABLES, GOLD_RELEASE.store),
+    # The release's plain tables and manifest too: a warehouse an older claimhouse published
+    # gold into, without them, publishes once more, and gains them.
+    outputs=(
+        *GOLD_BUILD_TABLES,
+        GOLD_RELEASE.store,
+        *GOLD_RELEASE.plain_tables,
+        GOLD_RELEASE_MANIFEST.name,
+    ),
     build=_build,
     doing="dbt build (reconcile claims into facts), then gold's contracts",
     code_version=lambda settings: project_digest(settings.dbt_project),

@@ -15,7 +15,7 @@ from lake.config import load_settings
 from lake.gold import build as gold
 from lake.layer import execute, is_current, latest_published, open_run
 from lake.pipeline import run_pipeline
-from lake.schemas import AUDIT_LAYER_RUNS, GOLD_RELEASE, GOLD_TABLES
+from lake.schemas import AUDIT_LAYER_RUNS, GOLD_RELEASE, GOLD_RELEASE_MANIFEST, GOLD_TABLES
 from lake.silver import publish as silver_claims
 from lake.storage import Lake
 from lake.units import UNITS
@@ -95,6 +95,8 @@ def test_a_gold_candidate_that_breaks_a_fail_rule_is_not_published(
     lake = Lake(spark, settings.warehouse)
     before = {t: sorted(map(tuple, lake.read(t).collect())) for t in GOLD_TABLES}
     release = lake.version(GOLD_RELEASE.store)
+    # What readers without Spark read: the plain tables and the manifest naming their versions.
+    outside = {t: lake.version(t) for t in (*GOLD_RELEASE.plain_tables, GOLD_RELEASE_MANIFEST.name)}
 
     # Gold becomes stale (a new silver version), and a stricter gold contract says no fact may
     # be single-sourced, which the seeds' gold breaks.
@@ -103,6 +105,13 @@ def test_a_gold_candidate_that_breaks_a_fail_rule_is_not_published(
         f"ALTER TABLE delta.`{lake.path('silver.claims')}` SET TBLPROPERTIES ('test.touch' = '1')"
     )
     assert lake.version("silver.claims") == silver + 1
+    # That change touches no story, so an incremental build would check no row: a commit to a
+    # built table since the last publish (as a shell `dbt build` makes) rebuilds and checks
+    # every story, whichever tests ran on the shared warehouse before.
+    spark.sql(
+        f"ALTER TABLE delta.`{lake.path('gold_build.facts')}` "
+        "SET TBLPROPERTIES ('test.touch' = '1')"
+    )
     contracts = contracts_with_fail_rule(
         tmp_path, "gold.facts", "no_single_source", "status <> 'single_source'"
     )
@@ -117,6 +126,7 @@ def test_a_gold_candidate_that_breaks_a_fail_rule_is_not_published(
 
     assert lake.version(GOLD_RELEASE.store) == release
     assert {t: sorted(map(tuple, lake.read(t).collect())) for t in GOLD_TABLES} == before
+    assert {t: lake.version(t) for t in outside} == outside
     (rejected,) = (
         lake.read(AUDIT_LAYER_RUNS.name).where("unit = 'gold' AND status = 'rejected'").collect()
     )
