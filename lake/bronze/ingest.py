@@ -19,7 +19,7 @@ from typing import BinaryIO
 import pandas as pd
 from delta.tables import DeltaTable
 from pyspark.errors import AnalysisException
-from pyspark.sql import SparkSession, Window
+from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import LongType, StringType, StructField, StructType, TimestampType
 
@@ -1038,14 +1038,8 @@ def _build_validate_publish(
         "size_bytes long, content_sha256 string, position long",
     )
     # A file of records read (its own row, position null) and its records that are no article.
-    containers_and_skipped = parsed.where(F.col("role").isin("container", "skipped")).select(
-        "source_uri",
-        F.col("role").alias("outcome"),
-        F.lit(None).cast("string").alias("article_id"),
-        "reason",
-        "size_bytes",
-        "content_sha256",
-        "position",
+    containers_and_skipped = _no_article(
+        parsed.where(F.col("role").isin("container", "skipped")), F.col("role")
     )
     log_columns = (
         "source_uri",
@@ -1059,17 +1053,7 @@ def _build_validate_publish(
     log = (
         decided.select(*log_columns)
         .unionByName(not_read)
-        .unionByName(
-            parse_rejects.unionByName(early).select(
-                "source_uri",
-                F.lit("rejected").alias("outcome"),
-                F.lit(None).cast("string").alias("article_id"),
-                "reason",
-                "size_bytes",
-                "content_sha256",
-                "position",
-            )
-        )
+        .unionByName(_no_article(parse_rejects.unionByName(early), F.lit("rejected")))
         .unionByName(sidecar_rows)
         .unionByName(containers_and_skipped)
         .select(
@@ -1187,3 +1171,16 @@ UNIT = Unit(
     # bronze.ingest_log's rules (every file seen is an article or a reject) guard the articles.
     contracts=(BRONZE_ARTICLES.name, BRONZE_INGEST_LOG.name),
 )
+
+
+def _no_article(frame: DataFrame, outcome: Column) -> DataFrame:
+    """ingest_log rows for files or records that made no article."""
+    return frame.select(
+        "source_uri",
+        outcome.alias("outcome"),
+        F.lit(None).cast("string").alias("article_id"),
+        "reason",
+        "size_bytes",
+        "content_sha256",
+        "position",
+    )

@@ -228,27 +228,36 @@ def parse_sidecar(name: str, raw: bytes) -> tuple[dict[str, object], str | None]
         value = data.get(key)
         if value is None or value == "":
             continue
-        if not isinstance(value, str):
-            return {}, f"sidecar {name}: {key} must be a string, got {type(value).__name__}"
-        if not _encodable(value):
-            return {}, (
-                f"sidecar {name}: {key} holds an unpaired surrogate escape (such as \\ud800), "
-                "which is not text: fix the value"
-            )
-        if key == "published_at":
-            stamp = parse_timestamp(value)
-            if stamp is None:
-                return {}, (
-                    f"sidecar {name}: published_at {value!r} is not a date with a year "
-                    "(use ISO 8601, e.g. 2025-05-29T14:00:00Z)"
-                )
-            fields[key] = stamp
-        else:
-            fields[key] = value.strip()
+        fields[key], problem = metadata_value(f"sidecar {name}", key, key, value)
+        if problem:
+            return {}, problem
     return fields, None
 
 
-def _encodable(text: str) -> bool:
+def metadata_value(where: str, field: str, name: str, value: object) -> tuple[object, str | None]:
+    """One metadata value of a sidecar or a record (`field`: title, published_at, outlet or
+    url; `name`: what the input calls it), checked: (the value, None) or (None, the reason,
+    starting with `where`)."""
+    if not isinstance(value, str):
+        return None, f"{where}: {name} must be a string, got {type(value).__name__}"
+    if not encodable(value):
+        return None, (
+            f"{where}: {name} holds an unpaired surrogate escape (such as \\ud800), "
+            "which is not text: fix the value"
+        )
+    if field != "published_at":
+        return value.strip(), None
+    stamp = parse_timestamp(value)
+    if stamp is None:
+        return None, (
+            f"{where}: {name} {value[:60]!r} is not a date with a year (use ISO 8601, e.g. "
+            "2025-05-29T14:00:00Z)"
+        )
+    return stamp, None
+
+
+def encodable(text: str) -> bool:
+    """False for text holding an unpaired surrogate (such as \\ud800), which UTF-8 cannot hold."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -19,7 +19,8 @@ from typing import BinaryIO
 from lake.bronze.parse import (
     ParsedFile,
     article,
-    parse_timestamp,
+    encodable,
+    metadata_value,
     read_page,
     sha256_hex,
 )
@@ -117,35 +118,14 @@ def _metadata(
                 stamp = value if value.tzinfo else value.replace(tzinfo=UTC)
                 meta[field] = stamp.astimezone(UTC)
                 break
-            if not isinstance(value, str):
-                return {}, f"{where}: {name} must be a string, got {type(value).__name__}"
-            if not _encodable(value):
-                return {}, (
-                    f"{where}: {name} holds an unpaired surrogate escape (such as \\ud800), "
-                    "which is not text: fix the value"
-                )
-            if field == "published_at":
-                stamp = parse_timestamp(value)
-                if stamp is None:
-                    return {}, (
-                        f"{where}: {name} {value[:60]!r} is not a date with a year (use ISO "
-                        "8601, e.g. 2025-05-29T14:00:00Z)"
-                    )
-                meta[field] = stamp
-            elif field == "outlet" and (domain := _DOMAIN.fullmatch(value.strip())):
-                meta[field] = domain.group(1).lower()
-            else:
-                meta[field] = value.strip()
+            checked, problem = metadata_value(where, field, name, value)
+            if problem:
+                return {}, problem
+            if field == "outlet" and (domain := _DOMAIN.fullmatch(checked)):
+                checked = domain.group(1).lower()
+            meta[field] = checked
             break
     return meta, None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _record(digest: str, get: Callable[[str], object], fields: FieldMap, where: str) -> ParsedFile:
@@ -166,7 +146,7 @@ def _record(digest: str, get: Callable[[str], object], fields: FieldMap, where: 
             digest,
             reason=f"{where}: {present[0]} must be a string, got {type(text).__name__}",
         )
-    if not _encodable(text):
+    if not encodable(text):
         return ParsedFile(
             digest,
             reason=(
