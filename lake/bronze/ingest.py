@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path, PurePosixPath
 from stat import S_ISREG
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import pandas as pd
 from delta.tables import DeltaTable
@@ -351,53 +351,56 @@ def _parse_batches(
     fields: FieldMap, max_file_bytes: int, batches: Iterator[pd.DataFrame]
 ) -> Iterator[pd.DataFrame]:
     """Rows with their content (and their sidecar's) read by Spark -> _PARSED rows."""
-    for batch in batches:
-        rows: list[dict] = []
-        for r in batch.itertuples(index=False):
-            if isinstance(r.kind, str):
-                content = r.content
 
-                def stream(content=content) -> BinaryIO | None:
-                    return None if content is None else io.BytesIO(bytes(content))
+    def stream(r) -> BinaryIO | None:
+        return None if r.content is None else io.BytesIO(bytes(r.content))
 
-                for row in _records_rows(r, stream, fields, max_file_bytes):
-                    rows.append(row)
-                    if len(rows) >= _ROWS_PER_BATCH:
-                        yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
-                        rows = []
-                continue
-            rows.append(
-                _parse_row(r.source_uri, r.size_bytes, r.content, r.sidecar_uri, r.sidecar_content)
-            )
-        yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+    def parse(r) -> dict:
+        return _parse_row(r.source_uri, r.size_bytes, r.content, r.sidecar_uri, r.sidecar_content)
+
+    return _parsed_batches(batches, stream, parse, fields, max_file_bytes)
 
 
 def _read_and_parse_batches(
     fields: FieldMap, max_file_bytes: int, batches: Iterator[pd.DataFrame]
 ) -> Iterator[pd.DataFrame]:
     """Listing rows of local files -> _PARSED rows; the worker reads each file and sidecar."""
+
+    def parse(r) -> dict:
+        return _parse_row(
+            r.source_uri,
+            r.size_bytes,
+            _read_local(r.path, max_file_bytes),
+            r.sidecar_uri,
+            # Arrow hands a column of nulls to pandas as NaN: test for a str.
+            _read_local(r.sidecar_path, max_file_bytes)
+            if isinstance(r.sidecar_path, str)
+            else None,
+        )
+
+    return _parsed_batches(batches, lambda r: _open_local(r.path), parse, fields, max_file_bytes)
+
+
+def _parsed_batches(
+    batches: Iterator[pd.DataFrame],
+    stream: Callable[[Any], BinaryIO | None],
+    parse: Callable[[Any], dict],
+    fields: FieldMap,
+    max_file_bytes: int,
+) -> Iterator[pd.DataFrame]:
+    """Each listed row -> _PARSED rows, at most _ROWS_PER_BATCH a frame: a file of records
+    (`kind` set) a row per record read from `stream(row)`, any other file `parse(row)`."""
     for batch in batches:
         rows: list[dict] = []
         for r in batch.itertuples(index=False):
-            if isinstance(r.kind, str):
-                for row in _records_rows(r, partial(_open_local, r.path), fields, max_file_bytes):
-                    rows.append(row)
-                    if len(rows) >= _ROWS_PER_BATCH:
-                        yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
-                        rows = []
+            if not isinstance(r.kind, str):
+                rows.append(parse(r))
                 continue
-            rows.append(
-                _parse_row(
-                    r.source_uri,
-                    r.size_bytes,
-                    _read_local(r.path, max_file_bytes),
-                    r.sidecar_uri,
-                    # Arrow hands a column of nulls to pandas as NaN: test for a str.
-                    _read_local(r.sidecar_path, max_file_bytes)
-                    if isinstance(r.sidecar_path, str)
-                    else None,
-                )
-            )
+            for row in _records_rows(r, partial(stream, r), fields, max_file_bytes):
+                rows.append(row)
+                if len(rows) >= _ROWS_PER_BATCH:
+                    yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
+                    rows = []
         yield pd.DataFrame(rows, columns=_PARSED.fieldNames())
 
 
