@@ -387,7 +387,9 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
             if _overlap(consensus, closed[r])
             and not _told_apart(m["group"], measures[r]["group"])
             # "this week" fits every day of the week's events: a vague date joins its own event's
+            # fact only, and only where it states that fact's span
             and (kind not in ("date", "time") or r[2] == measure_key)
+            and (kind != "date" or _same_span(consensus, closed[r]))
         ]
         if len(fits) > 1:  # of several, the one a learned synonym names
             fits = [r for r in fits if (kind, per, *sorted((measure_key, r[2]))) in synonyms]

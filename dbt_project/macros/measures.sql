@@ -21,12 +21,17 @@
 {% macro frames_compatible(a, b) -%}
     ({{ a }}.subject_group = '' or {{ b }}.subject_group = '' or {{ a }}.subject_group = {{ b }}.subject_group)
         and ({{ a }}.scope_group = '' or {{ b }}.scope_group = '' or {{ a }}.scope_group = {{ b }}.scope_group)
-        and ({{ a }}.kind not in ('date', 'time')
-            or case
-                when {{ a }}.year_known and {{ b }}.year_known
-                    then {{ a }}.lo = {{ b }}.lo and {{ a }}.hi = {{ b }}.hi
-                else {{ a }}.md_lo = {{ b }}.md_lo and {{ a }}.md_hi = {{ b }}.md_hi
-            end)
+        and ({{ a }}.kind not in ('date', 'time') or {{ same_span(a, b) }})
+{%- endmacro %}
+
+{#- Dates a and b state one span exactly: the same days, or with a year missing on either side
+    the same month and day. -#}
+{% macro same_span(a, b) -%}
+    case
+        when {{ a }}.year_known and {{ b }}.year_known
+            then {{ a }}.lo = {{ b }}.lo and {{ a }}.hi = {{ b }}.hi
+        else {{ a }}.md_lo = {{ b }}.md_lo and {{ a }}.md_hi = {{ b }}.md_hi
+    end
 {%- endmacro %}
 
 {#- The window of one measure partition (same_measure_partition), for lists of its measures. -#}

@@ -863,6 +863,13 @@ EVENT_SYNONYMS = {
     "certify": "certification",
     "certifies": "certification",
     "certified": "certification",
+    # the contest a year or month dates: "the 2016 race", "the 2012 primary", "the midterms"
+    "race": "election",
+    "races": "election",
+    "primary": "election",
+    "primaries": "election",
+    "midterm": "election",
+    "midterms": "election",
 }
 
 # Attribution vocabulary.

@@ -24,14 +24,16 @@ ARTICLES = {
         "on Tuesday, killing its driver. The posted limit on the bridge is 45 mph. Six bodies "
         "were found in the wreckage. Forty people were injured, 12 of them critically. The "
         "Brenton city council met on March 4 to discuss repairs. The state paid $2.1 million "
-        "in federal funds for the bridge last year."
+        "in federal funds for the bridge last year. Police said on Thursday that the driver "
+        "had been drinking."
     ),
     "times": (
         "Harlow River bridge crash: the truck was speeding, Brenton police say\n\n"
         "The truck was doing 80 mph when it hit the railing of the Harlow River bridge in "
         "Brenton, police said. Six bodies were found in the wreckage, and two more were found "
         "on the embankment. Forty people were injured. The Brenton city council met on March "
-        "4. The county will add $700,000 in state and local funds for the Harlow River bridge."
+        "4. The county will add $700,000 in state and local funds for the Harlow River bridge. "
+        "The driver had no license, a witness said earlier this week."
     ),
     "ledger": (
         "Brenton mourns after the Harlow River bridge crash\n\n"
@@ -86,6 +88,9 @@ def test_each_quantity_is_one_fact(crash):
             ["last year"],
             ["$2.1 million"],  # federal funds
             ["$700,000"],  # state and local funds
+            ["Thursday"],  # when police spoke
+            # a week is no day of it, and an unnamed witness no police: a fact of its own
+            ["earlier this week"],
         ]
     )
 

@@ -336,6 +336,27 @@ def test_a_compound_names_one_event_with_or_without_its_hyphen(closed, hyphenate
     assert fact_of(facts, "January")["article_count"] == 2
 
 
+@pytest.mark.parametrize(
+    "contest", ["race", "races", "primary", "primaries", "midterm", "midterms"]
+)
+def test_a_race_a_primary_and_the_midterms_are_an_election(contest):
+    assert event_key(contest) == event_key("election") == "election"
+
+
+@pytest.mark.parametrize("contest", ["race", "primary", "elections"])
+def test_two_outlets_naming_one_contest_two_ways_date_one_election(contest):
+    facts, _ = gold(
+        f"Romney lost the 2012 {contest} to Obama.", "Romney lost the 2012 election to Obama."
+    )
+    assert fact_of(facts, "2012")["article_count"] == 2
+
+
+def test_racing_is_no_election():
+    assert claim("Firefighters raced to the scene on Tuesday.", "Tuesday").measure_key == (
+        "date:race"
+    )
+
+
 # The tokenizer as first written, with backtracking: the faster one must find the same tokens.
 _TOKEN_AS_WRITTEN = re.compile(r"[^\W\d_](?:[\w'’.-]*\w)?|\d[\d,.:]*\d|\d|[^\w\s]")
 

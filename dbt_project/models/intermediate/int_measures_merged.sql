@@ -7,8 +7,8 @@
 -- values disagree (it is that fact's minority, a conflict), unless an article tells them apart; a
 -- root that joins another takes nothing in (no chains). A vague measure ("thousands of people",
 -- "early March") then joins the one fact of its story, kind, per and part-of flag whose consensus
--- it fits, when exactly one does and no article tells them apart (of several, the one a synonym
--- names). A fact keeps the id and measure_key of the measure it is merged into.
+-- it fits (a vague date: of its own event, stating its span), when exactly one does and no
+-- article tells them apart (of several, the one a synonym names). A fact keeps the id and measure_key of the measure it is merged into.
 -- Synonyms are learned across stories (joins); each story's merging is a window over the
 -- measure's partition (Spark plans a CTE again at every mention; benchmarks/HISTORY.md).
 -- Built per story (macros/stories.sql): synonyms are learned from every story's measures, and a
@@ -204,8 +204,10 @@ vague_fits as (
             root -> {{ intervals_overlap('roots', 'root') }}
                 and not array_contains(roots.told_apart_from, root.measure_id)
                 -- "this week" fits every day of the week's events: a vague date joins its
-                -- own event's fact only
+                -- own event's fact only, and only where it states that fact's span ("this
+                -- week" is no day of it; nor is "earlier this year")
                 and (roots.kind not in ('date', 'time') or root.measure_key = roots.measure_key)
+                and (roots.kind <> 'date' or {{ same_span('roots', 'root') }})
         ) end as fits
     from roots
 ),
