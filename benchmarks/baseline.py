@@ -516,10 +516,18 @@ def _compatible(a: list[dict], b: list[dict]) -> bool:
     return (not sa or not sb or sa == sb) and (not ca or not cb or ca == cb)
 
 
+# var measure_labels: Java's "$1" is Python's "\1".
+_MEASURE_LABEL_RULES = [
+    (pattern, re.sub(r"\$(\d)", r"\\\1", replacement))
+    for pattern, replacement in _VARS["measure_labels"]
+]
+
+
 def _measure_label(key: str) -> str:
-    """macros/readable.sql's measure_label."""
-    key = re.sub(r"^(date|time):(.*)$", r"\1 of the \2", key)
-    return re.sub(r"^(percent|ratio):", r"\1 of ", key).replace("/per_", " per ")
+    """macros/intervals.sql's measure_label."""
+    for pattern, replacement in _MEASURE_LABEL_RULES:
+        key = re.sub(pattern, replacement, key)
+    return key
 
 
 def fact_label(kind: str, measure_key: str, frame: dict | None, per: str | None) -> str:

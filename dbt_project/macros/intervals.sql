@@ -15,14 +15,15 @@
    end)
 {%- endmacro %}
 
-{#- Readable name of a measure_key: "arrests/per_day" -> "arrests per day",
-    "date:meeting" -> "date of the meeting", "percent:arrests" -> "percent of arrests". -#}
+{#- Readable name of a measure_key ("arrests/per_day" -> "arrests per day", "date:unnamed" ->
+    "date, no event named"): var measure_labels' rules in turn. benchmarks/baseline.py's
+    _measure_label applies the same var. -#}
 {% macro measure_label(measure_key) -%}
-  regexp_replace(
-    regexp_replace(
-      regexp_replace({{ measure_key }}, '^(date|time):(.*)$', '$1 of the $2'),
-      '^(percent|ratio):', '$1 of '),
-    '/per_', ' per ')
+  {%- set ns = namespace(sql=measure_key) -%}
+  {%- for pattern, replacement in var('measure_labels') -%}
+    {%- set ns.sql = "regexp_replace(" ~ ns.sql ~ ", '" ~ pattern ~ "', '" ~ replacement ~ "')" -%}
+  {%- endfor -%}
+  {{ ns.sql }}
 {%- endmacro %}
 
 {#- The columns intervals_overlap reads, for a struct of them. -#}

@@ -1217,6 +1217,9 @@ def _label(
         if event_is_noun:
             return f"{kind} of the {event.text.lower()}" + (f", {whose}" if named else "")
         return f"{kind} {whose} {event.text}" if named else f"{kind} {event.text}"
+    if kind == "age":
+        # whose age it is is all it says: "Malia, 16" is the age of Malia
+        return f"age of {whose}" if whose else None
     if prop is None:
         return None
     words = [prop.text]

@@ -242,6 +242,26 @@ def test_labels_read_as_words():
     assert all("unknown" not in f["label"] for f in gold("It happened 3 times.")[0])
 
 
+@pytest.mark.parametrize(
+    ("sentence", "text", "label"),
+    [
+        # no frame label: the measure_key in words (dbt var measure_labels), never the key
+        ("It was cold on Tuesday.", "Tuesday", "date, no event named"),
+        ("The shutdown lasted 35 days.", "35 days", "duration of shutdown"),
+        (
+            "The talks resumed two weeks before the strike.",
+            "two weeks",
+            "duration of meeting (before)",
+        ),
+        # an age is whose it is, said once
+        ("Malia, 16, and Sasha, 13, attended.", "16", "age of Malia"),
+        ("Malia, 16, and Sasha, 13, attended.", "13", "age of Sasha"),
+    ],
+)
+def test_a_fact_with_no_frame_label_reads_as_words(sentence, text, label):
+    assert fact_of(gold(sentence)[0], text)["label"] == label
+
+
 WORDS = st.sampled_from(
     [
         "the",
