@@ -59,7 +59,10 @@ SYNONYM_MIN_STORIES = int(_VARS["synonym_min_stories"])
 SOLITARY_MEASURES = set(_VARS["solitary_measures"])
 NAMED_ONLY_MEASURES = set(_VARS["named_only_measures"])
 SMALL_COUNT = float(_VARS["small_count"])
-DAYS_PER_UNIT = {unit: float(days) for unit, days in _VARS["days_per_unit"].items()}
+UNIT_SCALES = {
+    kind: {unit: float(scale) for unit, scale in units.items()}
+    for kind, units in _VARS["unit_scales"].items()
+}
 GOLD_UNITS = dict(_VARS["gold_units"])
 _INF = float("inf")
 # int_claims_bounded.sql's precision_tier: stated values, then bounds and ranges (1), then
@@ -83,13 +86,14 @@ def _day_of_year(text: str | None) -> int | None:
 
 def _staged(c: dict) -> dict:
     """stg_silver__claims.sql (macros/time_units.sql): bounds of a kind with a gold unit in
-    it (durations in days, ages in years)."""
+    it (durations in days, ages in years...), by the kind's own units."""
     gold_unit = GOLD_UNITS.get(c["kind"])
-    if gold_unit is None or c["unit"] not in DAYS_PER_UNIT:
+    units = UNIT_SCALES.get(c["kind"], {})
+    if gold_unit is None or c["unit"] not in units:
         return {**c, "value_scale": 1.0}
-    scale = DAYS_PER_UNIT[c["unit"]]
-    if DAYS_PER_UNIT[gold_unit] != 1:
-        scale /= DAYS_PER_UNIT[gold_unit]
+    scale = units[c["unit"]]
+    if units[gold_unit] != 1:
+        scale /= units[gold_unit]
     scaled = {k: None if c[k] is None else c[k] * scale for k in ("lower", "upper")}
     return {**c, **scaled, "value_scale": scale}
 

@@ -91,12 +91,21 @@ def test_dbt_args_pass_the_registry_as_vars(tmp_path):
     assert json.loads(args[args.index("--vars") + 1]) == kinds.dbt_vars()
 
 
-def test_gold_units_are_in_the_table_of_units():
-    units = kinds.dbt_vars()["days_per_unit"]
+def test_a_kind_with_a_gold_unit_declares_its_units():
+    # Gold scales by the kind's own units (dbt var unit_scales): no SQL names a kind's units.
+    scales = kinds.dbt_vars()["unit_scales"]
     for kind in kinds.KINDS:
-        assert kind.gold_unit is None or kind.gold_unit in units, kind.name
-    # The extractor's unnamed durations and ages are the measure_keys gold leaves unreconciled.
-    assert UNNAMED == kinds.UNRECONCILED_MEASURES == ("duration:unnamed", "age:unnamed")
+        assert (kind.gold_unit is None) == (kind.name not in scales), kind.name
+        assert kind.gold_unit is None or kind.gold_unit in scales[kind.name], kind.name
+        assert all(scale > 0 for scale in kind.units.values()), kind.name
+    named = {f"'{unit}'" for kind in kinds.KINDS for unit in kind.units}
+    for path in (REPO / "dbt_project").rglob("*.sql"):
+        if "target" not in path.parts:
+            assert not [u for u in named if u in path.read_text()], path
+    # The extractor's unnamed durations and ages are among the measure_keys gold leaves
+    # unreconciled.
+    assert UNNAMED == kinds.UNRECONCILED_MEASURES
+    assert {"duration:unnamed", "age:unnamed"} <= set(UNNAMED)
 
 
 def test_the_dbt_models_name_no_kind_list_of_their_own():

@@ -47,7 +47,8 @@ def dbt_vars() -> dict[str, Any]:
     return {
         "kinds": list(NAMES),
         "gold_units": {k.name: k.gold_unit for k in KINDS if k.gold_unit},
-        "days_per_unit": dict(duration.DAYS_PER_UNIT),
+        # Each kind's units, as the kind declares them: macros/time_units.sql scales by these.
+        "unit_scales": {k.name: dict(k.units) for k in KINDS if k.units},
         "unit_axis_kinds": [k.name for k in KINDS if k.unit_on_axis],
         "unreconciled_measures": list(UNRECONCILED_MEASURES),
         "solitary_measures": [key for k in KINDS for key in k.solitary_keys],

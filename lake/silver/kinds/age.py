@@ -8,6 +8,7 @@ duration's table of units (kinds.duration.DAYS_PER_UNIT).
 from __future__ import annotations
 
 from lake.silver.kinds.base import Kind
+from lake.silver.kinds.duration import DAYS_PER_UNIT
 
 # The oldest age read: "Jane Roe, 460," is no age.
 MAX_AGE = 120
@@ -19,6 +20,7 @@ KIND = Kind(
     measure_key="lake.silver.measure:duration_key",
     words={"MAX_AGE": MAX_AGE},
     gold_unit="years",
+    units=DAYS_PER_UNIT,
     unreconciled_keys=("age:unnamed",),
     examples=(("The driver, aged 42, was not hurt.", "42"),),
 )

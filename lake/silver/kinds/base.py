@@ -21,8 +21,11 @@ class Kind:
     words: the vocabulary only this kind reads (name -> table); the finders import these tables
         from the kind's module (lake.silver.lexicon re-exports the ones it used to hold).
     gold_unit: the unit gold compares values of this kind in, whatever unit the article stated
-        (a duration in days, an age in years: dbt's var days_per_unit scales them); None keeps
-        the stated unit.
+        (a duration in days, an age in years); one of `units`. None keeps the stated unit.
+    units: what one of each unit a claim of this kind may state is, in any one base unit of
+        the kind's own ({"days": 1, "weeks": 7, ...}): gold scales a claim's bounds by its
+        unit's entry over gold_unit's (dbt var unit_scales, macros/time_units.sql), so a kind
+        with units of its own needs no SQL.
     unit_on_axis: claims of this kind in different units never reconcile ("$20 million" and
         "€20 million" are two amounts): dbt's measure_axis adds the unit (var unit_axis_kinds).
     unreconciled_keys: measure_keys of this kind that stay in silver but make no fact.
@@ -38,6 +41,7 @@ class Kind:
     measure_key: str
     words: Mapping[str, Any] = field(default_factory=dict)
     gold_unit: str | None = None
+    units: Mapping[str, float] = field(default_factory=dict)
     unit_on_axis: bool = False
     unreconciled_keys: tuple[str, ...] = ()
     solitary_keys: tuple[str, ...] = ()

@@ -2,8 +2,8 @@
 
 Found by the duration finder (lake.silver.durations), which also finds ages. A duration keeps
 its stated unit (value 14, unit "months"; value_text "P14M", ISO 8601); gold compares
-durations in days (gold_unit), scaling each stated unit by DAYS_PER_UNIT (dbt var
-days_per_unit, macros/time_units.sql).
+durations in days (gold_unit), scaling each stated unit by DAYS_PER_UNIT (its `units`: dbt
+var unit_scales, macros/time_units.sql).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ ISO_UNITS = {
 }
 # What each stored unit is in days: gold compares durations in days and ages in years, whatever
 # unit an article stated; a month and a year are their Gregorian averages (dbt var
-# days_per_unit).
+# unit_scales).
 DAYS_PER_UNIT = {
     "seconds": 0.0000115740740740741,
     "minutes": 0.000694444444444444,
@@ -65,6 +65,7 @@ KIND = Kind(
     measure_key="lake.silver.measure:duration_key",
     words={"TIME_NOUNS": TIME_NOUNS, "ISO_UNITS": ISO_UNITS, "DAYS_PER_UNIT": DAYS_PER_UNIT},
     gold_unit="days",
+    units=DAYS_PER_UNIT,
     # A duration that names nothing it measures is kept in silver but reconciled with nothing:
     # two unrelated periods of one story do not disagree (lake.silver.measure).
     unreconciled_keys=("duration:unnamed",),
