@@ -61,9 +61,10 @@ def test_the_finders_read_the_words_from_the_kinds_modules():
 
 
 def test_schema_kinds_are_the_registry():
-    assert schemas.KINDS == kinds.NAMES
+    fix = "copy kinds.NAMES into lake/schemas.py KINDS (it sits below silver: no import)"
+    assert schemas.KINDS == kinds.NAMES, fix
     field = schemas.SILVER_CLAIMS.schema["kind"]
-    assert field.metadata["comment"] == " | ".join(kinds.NAMES)
+    assert field.metadata["comment"] == " | ".join(kinds.NAMES), fix
 
 
 def test_contract_allowed_values_are_the_registry():
@@ -74,7 +75,9 @@ def test_contract_allowed_values_are_the_registry():
         for table, spec in contracts.items()
         if "kind" in spec.columns and spec.columns["kind"].allowed_values is not None
     }
-    assert listed == {"silver.claims": kinds.NAMES}
+    assert listed == {"silver.claims": kinds.NAMES}, (
+        "copy kinds.NAMES into expectations/contracts/silver.claims.yml, column kind's validValues"
+    )
 
 
 def test_dbt_project_defaults_are_the_registry():
@@ -82,7 +85,8 @@ def test_dbt_project_defaults_are_the_registry():
     # registry's (dbt_args).
     declared = yaml.safe_load((REPO / "dbt_project" / "dbt_project.yml").read_text())["vars"]
     generated = kinds.dbt_vars()
-    assert {name: declared.get(name) for name in generated} == generated
+    stale = sorted(name for name in generated if declared.get(name) != generated[name])
+    assert not stale, f"copy kinds.dbt_vars() {stale} into dbt_project/dbt_project.yml's vars"
 
 
 def test_dbt_args_pass_the_registry_as_vars(tmp_path):
@@ -123,7 +127,8 @@ def test_the_dbt_models_name_no_kind_list_of_their_own():
 def test_the_docs_list_the_kinds_of_the_registry():
     # Where prose lists every kind (the contract's column docs), it lists the registry's.
     readme = (REPO / "expectations" / "README.md").read_text()
-    assert f"validValues: [{', '.join(kinds.NAMES)}]" in readme
+    listed = f"validValues: [{', '.join(kinds.NAMES)}]"
+    assert listed in readme, f"expectations/README.md's example should read {listed!r}"
 
 
 def test_the_scorers_and_the_synthetic_corpus_know_only_registered_kinds():
@@ -133,7 +138,7 @@ def test_the_scorers_and_the_synthetic_corpus_know_only_registered_kinds():
     # BASIL's labels have kinds of their own ("measure"); each maps onto the extractor's.
     assert set().union(*COMPATIBLE_KINDS.values()) <= set(kinds.NAMES)
     written = {spec.kind for domain in vocabulary.DOMAINS for spec in domain.measures}
-    assert written == set(kinds.NAMES)
+    assert written == set(kinds.NAMES), "synthetic/vocabulary.py: a MeasureSpec of each kind"
 
 
 def test_the_extractor_runs_the_finders_in_the_registry_s_order():
