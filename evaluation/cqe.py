@@ -26,7 +26,8 @@ Our Claim mapped to their quantity: value = ``claim.value``; a vague claim with 
 ("dozens of") becomes the range (lower, upper), as a stated range would; date claims are
 dropped (the repository drops dates from the CCG tagger too: these sets have no gold dates).
 The unit: "percentage" for percents; for money the claim's currency (its unit, an ISO 4217
-code) in the repository's names ("dollar", "euro", "pound sterling"...); "count" for
+code) in the repository's names ("dollar", "euro", "pound sterling"...); for a length its
+unit in the repository's names ("kilometre", "foot", "nautical mile"); "count" for
 multipliers; otherwise the counted noun, singular, with
 measurement abbreviations spelled out ("km" -> "kilometre"); "-" when there is none; rates
 add " per <period>". In the age set "year"/"month"/... become "year of age" etc., as the
@@ -239,6 +240,18 @@ _UNIT_NAMES = {
     "yen": "japanese yen",
     "gbp": "pound sterling",
 }
+# A length's unit (lake.silver.kinds.length.METERS_PER_UNIT) in the repository's names.
+_LENGTH_NAMES = {
+    "millimeters": "millimetre",
+    "centimeters": "centimetre",
+    "inches": "inch",
+    "feet": "foot",
+    "yards": "yard",
+    "meters": "metre",
+    "kilometers": "kilometre",
+    "miles": "mile",
+    "nautical miles": "nautical mile",
+}
 _IRREGULAR = {"feet": "foot", "children": "child", "men": "man", "women": "woman", "mice": "mouse"}
 _AGE_UNITS = {"year", "month", "week", "day"}
 _AGE = re.compile(r"\b(year|month|week|day)s?[- ]old\b", re.IGNORECASE)
@@ -268,6 +281,8 @@ def claim_unit(kind: str, unit: str | None, per: str | None, text: str, set_name
         name = f"{age.group(1).lower()} of age"
     elif kind == "money":
         name = _CURRENCY_NAMES.get(unit or "", "-")
+    elif kind == "length":
+        name = _LENGTH_NAMES.get(unit or "", "-")
     elif kind == "ratio":
         name = "count"
     elif unit:

@@ -21,7 +21,18 @@ from pyspark.sql.types import (
 # too (YAML cannot import them): tests/unit/test_vocabularies.py holds those lists to these.
 # The claim kinds' home is their registry, lake.silver.kinds; silver's layer sits above this
 # module, so KINDS repeats its names and tests/unit/test_kinds.py holds it to them.
-KINDS = ("count", "rate", "percent", "money", "date", "time", "ratio", "duration", "age")
+KINDS = (
+    "count",
+    "rate",
+    "percent",
+    "money",
+    "date",
+    "time",
+    "ratio",
+    "duration",
+    "age",
+    "length",
+)
 QUALIFIERS = (
     "exact",
     "approximate",

@@ -502,7 +502,7 @@ class Noun:
 class MeasureSpec:
     key: str
     label: str
-    kind: str  # count | rate | percent | money | date | time | ratio | duration | age
+    kind: str  # count | rate | percent | money | date | time | ratio | duration | age | length
     unit: str | None
     clauses: tuple[str, ...]
     nouns: tuple[Noun, ...] = ()
@@ -673,6 +673,14 @@ def age(key: str, label: str, lo: float, hi: float, clauses: list[str]) -> Measu
     return MeasureSpec(key, label, "age", "years", tuple(clauses), (), lo, hi, quals=("exact",))
 
 
+def length(
+    key: str, label: str, lo: float, hi: float, unit: str, clauses: list[str]
+) -> MeasureSpec:
+    """A distance in a unit of length ("flooding reached 12 miles inland"): gold compares
+    lengths in meters."""
+    return MeasureSpec(key, label, "length", unit, tuple(clauses), (), lo, hi)
+
+
 # Zones written after a clock time, in minutes east of UTC. Fixed zones only: a daylight-saving
 # zone's offset would depend on the day.
 CLOCK_ZONES: tuple[tuple[str, int], ...] = (
@@ -734,6 +742,18 @@ WILDFIRE = Domain(
             3,
             45,
             ["the fire has burned for {q}", "the fire has now burned for {q}"],
+        ),
+        length(
+            "fire_front",
+            "length of the fire's front",
+            2,
+            30,
+            "miles",
+            [
+                "the fire's front stretched {q}",
+                "the fire's front now stretches {q}",
+                "the fire's front extended {q}",
+            ],
         ),
         count(
             "acres_burned",
@@ -885,6 +905,18 @@ STORM = Domain(
             2,
             14,
             ["some customers were without power for {q}", "some homes went without power for {q}"],
+        ),
+        length(
+            "flood_reach",
+            "how far inland the flooding reached",
+            2,
+            40,
+            "miles",
+            [
+                "flooding reached {q} inland",
+                "flooding had spread {q} inland",
+                "the flooding stretched {q} inland",
+            ],
         ),
         count(
             "without_power",
@@ -1478,6 +1510,18 @@ TRANSPORT = Domain(
             600_000,
             ["passengers", "travelers"],
             ["{q} were stranded", "the disruption affected {q}"],
+        ),
+        length(
+            "traffic_backup",
+            "length of the traffic backup",
+            3,
+            25,
+            "miles",
+            [
+                "traffic was backed up for {q}",
+                "traffic had backed up for {q}",
+                "traffic stretched back {q}",
+            ],
         ),
         pct(
             "delayed_share",

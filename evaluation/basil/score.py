@@ -47,15 +47,15 @@ from evaluation.basil.rebuild import OUTLETS, is_held_out, load_articles, write_
 
 TARGETS = {"recall": 0.92, "precision": 0.92, "dates_right_day": 0.90}
 
-# Which extractor kinds express a labelled kind (the extractor has no time or measure kinds:
-# a clock time comes out as nothing, a physical measure as a count with its unit).
+# Which extractor kinds express a labelled kind (the labels' "measure" is a physical measure:
+# a length, or a count with its unit).
 COMPATIBLE_KINDS = {
     "count": {"count"},
     "money": {"money"},
     "percent": {"percent"},
     "rate": {"rate", "ratio", "percent"},
     "ratio": {"ratio", "percent", "rate"},
-    "measure": {"count", "rate"},
+    "measure": {"count", "rate", "length"},
     "duration": {"duration"},
     "age": {"age"},
     "time": {"date"},

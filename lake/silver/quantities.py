@@ -20,6 +20,7 @@ from lake.silver.cues import (
     search_end,
 )
 from lake.silver.dates import STREET_AFTER, is_year
+from lake.silver.kinds.length import read_lengths
 from lake.silver.kinds.percent import PERCENT_SIGN
 
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
@@ -239,7 +240,7 @@ class Quantity:
     end: int  # span end, unit noun phrase included
     number_start: int
     number_end: int
-    kind: str  # count | rate | percent | money | ratio | duration | age
+    kind: str  # count | rate | percent | money | ratio | duration | age | length
     value: float | None
     value_text: str
     qualifier: str
@@ -885,7 +886,7 @@ def find_quantities(sentence: str) -> list[Quantity]:
         result.append(q)
     result = _join_subunits(sentence, _join_ranges(sentence, result))
     _inherit_units(result)
-    return result
+    return read_lengths(sentence, result)
 
 
 def _join_subunits(sentence: str, found: list[Quantity]) -> list[Quantity]:

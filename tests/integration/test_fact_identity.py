@@ -1,8 +1,8 @@
 """Gold builds facts about one quantity, not one noun, end to end (bronze, silver's frames,
 dbt's gold): three articles written for this test about one bridge crash plant each class of
-false merge beside two real disagreements. Every claim of the story lands in the fact a reader
-would put it in, and only the real disagreements are conflicts, each saying which frame parts
-matched."""
+false merge beside two real disagreements, and one length two of them give in two units. Every
+claim of the story lands in the fact a reader would put it in, and only the real disagreements
+are conflicts, each saying which frame parts matched."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ ARTICLES = {
         "were found in the wreckage. Forty people were injured, 12 of them critically. The "
         "Brenton city council met on March 4 to discuss repairs. The state paid $2.1 million "
         "in federal funds for the bridge last year. Police said on Thursday that the driver "
-        "had been drinking."
+        "had been drinking. Police closed 12 miles of the highway after the crash."
     ),
     "times": (
         "Harlow River bridge crash: the truck was speeding, Brenton police say\n\n"
@@ -33,7 +33,8 @@ ARTICLES = {
         "Brenton, police said. Six bodies were found in the wreckage, and two more were found "
         "on the embankment. Forty people were injured. The Brenton city council met on March "
         "4. The county will add $700,000 in state and local funds for the Harlow River bridge. "
-        "The driver had no license, a witness said earlier this week."
+        "The driver had no license, a witness said earlier this week. Police closed 19.3 "
+        "kilometers of the highway after the crash."
     ),
     "ledger": (
         "Brenton mourns after the Harlow River bridge crash\n\n"
@@ -91,8 +92,24 @@ def test_each_quantity_is_one_fact(crash):
             ["Thursday"],  # when police spoke
             # a week is no day of it, and an unnamed witness no police: a fact of its own
             ["earlier this week"],
+            ["12 miles", "19.3 kilometers"],  # one length, in two units
         ]
     )
+
+
+def test_a_length_in_two_units_is_one_corroborated_fact(crash):
+    _, facts, by_id, _ = crash
+    (fact_id,) = [f for f, texts in facts.items() if texts == ["12 miles", "19.3 kilometers"]]
+    fact = by_id[fact_id]
+    # compared in meters, each figure holding its rounding: 12 miles is 19,312 m
+    assert (fact["kind"], fact["measure_key"], fact["unit"], fact["status"]) == (
+        "length",
+        "length:highway",
+        "meters",
+        "corroborated",
+    )
+    assert fact["consensus_value"] == pytest.approx(19_300)  # the more precise figure
+    assert (fact["value_min"], fact["value_max"]) == pytest.approx((19_300, 19_312.128))
 
 
 def test_only_the_real_disagreements_are_conflicts_and_say_why(crash):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from lake.silver import lexicon as lx
 from lake.silver.extract import extract_claims
+from lake.silver.kinds.length import UNIT_SPELLINGS
 
 
 def claims_of(text: str) -> list:
@@ -19,7 +20,8 @@ def claims_of(text: str) -> list:
 @pytest.mark.parametrize(
     ("text", "span", "value", "unit", "key"),
     [
-        ("Crews laid a 3-inch slab over the drain.", "3-inch slab", 3, "inches", "inches:slab"),
+        # a length written onto its number names the noun it measures, outside its span
+        ("Crews laid a 3-inch slab over the drain.", "3-inch", 3, "inches", "length:slab"),
         (
             "A 2,000-pound bomb was found near the pier.",
             "2,000-pound bomb",
@@ -36,10 +38,10 @@ def claims_of(text: str) -> list:
         ),
         (
             "Inspectors seized a 7.62mm rifle.",
-            "7.62mm rifle",
+            "7.62mm",
             7.62,
             "millimeters",
-            "millimeters:rifle",
+            "length:rifle",
         ),
         ("The package held 200lbs. of flour.", "200lbs", 200, "pounds", "pounds:flour"),
         (
@@ -51,10 +53,10 @@ def claims_of(text: str) -> list:
         ),
         (
             "Flooding closed a 10-mile stretch of Route 9.",
-            "10-mile stretch",
+            "10-mile",
             10,
             "miles",
-            "miles:stretch",
+            "length:stretch",
         ),
     ],
 )
@@ -66,7 +68,7 @@ def test_a_unit_attached_to_its_number_is_the_claims_unit(text, span, value, uni
         unit,
         key,
     )
-    assert claim.kind == "count"
+    assert claim.kind == ("length" if key.startswith("length:") else "count")
     assert text[claim.char_start : claim.char_end] == claim.claim_text
 
 
@@ -87,8 +89,8 @@ def test_no_attached_unit_or_fraction_where_none_is_stated(text, values):
 @pytest.mark.parametrize(
     ("text", "span", "kind", "value", "unit"),
     [
-        ("The cable ran 10 1/2 miles under the bay.", "10 1/2 miles", "count", 10.5, "miles"),
-        ("The track is 1/4 mile long.", "1/4 mile long", "count", 0.25, "miles"),
+        ("The cable ran 10 1/2 miles under the bay.", "10 1/2 miles", "length", 10.5, "miles"),
+        ("The track is 1/4 mile long.", "1/4 mile long", "length", 0.25, "miles"),
         ("About 3/4 of the voters backed it.", "About 3/4", "ratio", 0.75, None),
     ],
 )
@@ -99,7 +101,7 @@ def test_a_fraction_is_one_value(text, span, kind, value, unit):
 
 def test_a_dimension_word_after_the_unit_keeps_the_unit():
     (claim,) = claims_of("The wall is eight feet tall.")
-    assert (claim.value, claim.unit, claim.measure_key) == (8, "feet", "feet:tall")
+    assert (claim.value, claim.unit, claim.measure_key) == (8, "feet", "length:wall height")
 
 
 @given(
@@ -113,8 +115,11 @@ def test_any_attached_unit_reads_back_its_number_and_unit(number, spelling, join
     text = f"Workers moved a {attached} {noun} on Monday."
     (claim,) = claims_of(text)
     assert claim.value == number
-    assert claim.unit == lx.ATTACHED_UNITS[spelling]
-    assert claim.claim_text == f"{attached} {noun}"
+    length = UNIT_SPELLINGS.get(lx.ATTACHED_UNITS[spelling])
+    assert claim.unit == (length or lx.ATTACHED_UNITS[spelling])
+    # a length's span is its figure; the noun it measures is its subject
+    assert claim.claim_text == (attached if length else f"{attached} {noun}")
+    assert claim.kind == ("length" if length else "count")
     assert text[claim.char_start : claim.char_end] == claim.claim_text
 
 

@@ -60,6 +60,8 @@ def test_prf_rounds_like_the_repository_and_survives_no_predictions():
         ("money", None, None, "15 credits", "currency", "-"),
         ("count", "miles", None, "ten miles", "dimension", "mile"),
         ("count", "km", None, "5 km", "dimension", "kilometre"),
+        ("length", "kilometers", None, "5 km", "dimension", "kilometre"),
+        ("length", "nautical miles", None, "200 nautical miles", "dimension", "nautical mile"),
         ("count", "old", None, "seven years old", "age", "year of age"),
         ("count", None, None, "42", "dimension", "-"),
         ("rate", "barrels", "day", "9 barrels a day", "dimension", "barrel per day"),

@@ -5,9 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lake.bronze.parse import normalize_body
 from lake.silver.extract import extract_claims
+from lake.silver.kinds.length import METERS_PER_UNIT, UNIT_SPELLINGS
 from lake.silver.quantities import words_to_number
 
 from ..conftest import SEEDS
@@ -493,3 +496,131 @@ def test_a_part_of_a_whole_is_a_ratio(sentence, text, value, key):
 def test_a_number_before_in_and_a_year_is_no_proportion():
     claims = extract_claims("a1", "The team won 3 in 2019.")
     assert [c.kind for c in claims] == ["count", "date"]
+
+
+# Lengths: one claim per distance, height or depth, its unit as stated (plural, US spelling),
+# its measure what its frame reads it measures, whatever unit the article chose.
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "The storm moved 12 miles inland, about 19 kilometers.",
+            [
+                ("12 miles", 12, "miles", "exact", "length:storm"),
+                ("about 19 kilometers", 19, "kilometers", "approximate", "length:storm"),
+            ],
+        ),
+        (
+            "The wall is 30 feet high and 5 to 10 miles long.",
+            [
+                ("30 feet high", 30, "feet", "exact", "length:wall height"),
+                ("5 to 10 miles long", None, "miles", "range", "length:wall"),
+            ],
+        ),
+        (
+            "Crews repaved a 3-mile stretch of the highway.",
+            [("3-mile", 3, "miles", "exact", "length:stretch")],
+        ),
+        (
+            "The 6-foot-4 forward scored the winning basket.",
+            [("6-foot-4", 76, "inches", "exact", "length:forward")],
+        ),
+        (
+            "The suspect was 5 feet 9 inches tall, police said.",
+            [("5 feet 9 inches tall", 69, "inches", "exact", "length:suspect height")],
+        ),
+        (
+            "The tower is 828 m tall.",
+            [("828 m tall", 828, "meters", "exact", "length:tower height")],
+        ),
+        (
+            "The tanker was 200 nautical miles off the coast.",
+            [("200 nautical miles", 200, "nautical miles", "exact", "length:tanker")],
+        ),
+        (
+            "Forecasters expect 20 to 30 centimetres of snow.",
+            [("20 to 30 centimetres", None, "centimeters", "range", "length:snow")],
+        ),
+        (
+            "The blast was heard hundreds of miles away.",
+            [("hundreds of miles", None, "miles", "vague", "length:blast")],
+        ),
+        (
+            # the same length again in another unit measures what the first does
+            "The storm moved 12 miles (19 kilometers) inland.",
+            [
+                ("12 miles", 12, "miles", "exact", "length:storm"),
+                ("19 kilometers", 19, "kilometers", "exact", "length:storm"),
+            ],
+        ),
+        (
+            # a distance from a place is named by the place, whatever happened there
+            "The attack took place less than 8 miles south of the White House.",
+            [("less than 8 miles", 8, "miles", "up_to", "length:from white house")],
+        ),
+    ],
+)
+def test_a_length_is_its_value_in_its_stated_unit(sentence, expected):
+    claims = [c for c in extract_claims("a1", sentence) if c.kind != "date"]
+    assert [(c.claim_text, c.value, c.unit, c.qualifier, c.measure_key) for c in claims] == (
+        expected
+    )
+    assert {c.kind for c in claims} == {"length"}
+    for c in claims:
+        assert sentence[c.char_start : c.char_end] == c.claim_text
+
+
+def test_an_exact_length_holds_its_rounding():
+    # "12 miles" and "19.3 kilometers" state one length, each rounded: their bounds overlap in
+    # meters; "12 miles" and "13 miles" do not.
+    def meters(sentence: str) -> tuple[float, float]:
+        (c,) = extract_claims("a1", sentence)
+        return c.lower * METERS_PER_UNIT[c.unit], c.upper * METERS_PER_UNIT[c.unit]
+
+    miles, km = meters("The storm moved 12 miles."), meters("The storm moved 19.3 kilometers.")
+    assert miles[0] <= km[1] and km[0] <= miles[1]
+    assert meters("The storm moved 13 miles.")[0] > miles[1]
+    # a round figure is rounded to its last non-zero digit, at most 5% of it
+    (c,) = extract_claims("a1", "The plane flew at 35,000 feet.")
+    assert (c.lower, c.value, c.upper) == (34_600, 35_000, 35_400)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # speeds and other rates stay what they were: a rate, or a count of its unit
+        ("The car was going 60 miles per hour.", [("60 miles", "rate", "miles")]),
+        ("The car was going 60 miles an hour.", [("60 miles", "rate", "miles")]),
+        ("The van gets 30 miles per gallon.", [("30 miles", "count", "miles")]),
+        ("The train reached 300 km/h.", [("300 km", "count", "kms")]),
+        ("Trucks are limited to 30kph on the bridge.", [("30kph", "count", "kilometers per hour")]),
+        # areas and volumes are not lengths
+        ("The park covers 5 square miles.", [("5 square miles", "count", "miles")]),
+        # "m" is meters only where a length is meant; elsewhere millions
+        ("The fund reached 5 m people.", [("5 m people", "count", "people")]),
+        ("Outreach is 48m and rising.", [("48m", "count", None)]),
+        ("The budget is $5 m this year.", [("$5 m", "money", "USD")]),
+    ],
+)
+def test_speeds_areas_and_millions_are_not_lengths(sentence, expected):
+    claims = [c for c in extract_claims("a1", sentence) if c.kind != "date"]
+    assert [(c.claim_text, c.kind, c.unit) for c in claims] == expected
+
+
+@given(
+    number=st.one_of(
+        st.integers(min_value=1, max_value=9_999_999).map(lambda n: f"{n:,}"),
+        st.decimals(min_value="0.1", max_value="9999.9", places=1).map(str),
+    ),
+    spelling=st.sampled_from(sorted(UNIT_SPELLINGS)),
+)
+def test_any_number_and_length_unit_is_one_length_that_reads_back(number, spelling):
+    sentence = f"Crews cleared {number} {spelling} of the road on Monday."
+    claims = [c for c in extract_claims("a1", sentence) if c.kind != "date"]
+    assert [(c.kind, c.claim_text, c.unit) for c in claims] == [
+        ("length", f"{number} {spelling}", UNIT_SPELLINGS[spelling])
+    ]
+    (c,) = claims
+    assert c.value == float(number.replace(",", ""))
+    assert c.lower <= c.value <= c.upper
+    assert c.measure_key == "length:road"

@@ -271,7 +271,7 @@ def test_election_dates(sentence, text, measure_key):
     [
         # a unit says how much, the subject rising to or standing at it says of what
         ("Demand peaked at 31,000 megawatts on Tuesday.", "31,000 megawatts", "megawatts:demand"),
-        ("The river rose to 31 feet on Sunday.", "31 feet", "feet:river"),
+        ("The river rose to 31 feet on Sunday.", "31 feet", "length:river"),
         ("Gas use has climbed to 4,000 barrels a day.", "4,000 barrels", "barrels:use/per_day"),
         # otherwise the unit is the key, as before
         ("A storm knocked out 2,000 megawatts.", "2,000 megawatts", "megawatts:storm"),

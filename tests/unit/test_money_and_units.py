@@ -80,17 +80,17 @@ def claims_of(text: str) -> list[tuple]:
         # "m" after a number: metres before a dimension word, else millions.
         (
             "The sea wall is 4.5m high and cost £12m.",
-            [("4.5m high", "count", 4.5, "meters"), ("£12m", "money", 12_000_000.0, "GBP")],
+            [("4.5m high", "length", 4.5, "meters"), ("£12m", "money", 12_000_000.0, "GBP")],
         ),
         # One-character fractions.
         (
             "Rain left 2½ inches of water in the square.",
-            [("2½ inches", "count", 2.5, "inches")],
+            [("2½ inches", "length", 2.5, "inches")],
         ),
         # "one" before a unit is a count; elsewhere a pronoun.
         (
             "The crowd stretched for one mile along the river.",
-            [("one mile", "count", 1.0, "miles")],
+            [("one mile", "length", 1.0, "miles")],
         ),
         ("One of the organisers said no one was hurt.", []),
         # A minus sign where negative values are usual; elsewhere a dash.

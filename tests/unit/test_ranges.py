@@ -30,12 +30,12 @@ def claims_of(text: str) -> list:
         (
             "The levee held back 8-10 feet of water.",
             "8-10 feet",
-            "count",
+            "length",
             8,
             10,
             "feet",
             "8-10",
-            "feet:water",
+            "length:water",
         ),
         (
             "Repairs will cost $3-4 million, the county said.",
@@ -60,12 +60,12 @@ def claims_of(text: str) -> list:
         (
             "Forecasters expect from 20 to 30 centimetres of snow.",
             "from 20 to 30 centimetres",
-            "count",
+            "length",
             20,
             30,
-            "centimetres",
+            "centimeters",
             "20-30",
-            "centimetres:snow",
+            "length:snow",
         ),
         (
             "The plant will hire between two and three thousand workers.",

@@ -15,6 +15,7 @@ from lake.bronze.parse import normalize_body, parse_file
 from lake.schemas import ATTRIBUTION_KINDS, QUALIFIERS
 from lake.schemas import FACT_STATUSES as STATUSES
 from lake.silver.kinds import NAMES as KINDS
+from lake.silver.kinds.length import METERS_PER_UNIT
 from synthetic import vocabulary as V
 from synthetic.generate import generate, main
 
@@ -146,6 +147,9 @@ def test_claim_fields_follow_conventions(corpus):
             assert float(claim["value_text"]) == claim["value"]
         if kind == "rate":
             assert claim["per"] in ("day", "week", "month", "year")
+        if kind == "length":  # a unit gold scales to meters, written after the figure
+            assert claim["unit"] in METERS_PER_UNIT
+            assert claim["claim_text"].endswith(f" {claim['unit']}"), claim
         if qualifier == "up_to":
             assert claim["upper"] == claim["value"] and claim["lower"] is None
         if qualifier in ("at_least", "more_than"):

@@ -13,7 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from lake.silver.kinds import age, count, date, duration, money, percent, rate, ratio, time
+from lake.silver.kinds import (
+    age,
+    count,
+    date,
+    duration,
+    length,
+    money,
+    percent,
+    rate,
+    ratio,
+    time,
+)
 from lake.silver.kinds.base import Kind
 
 # In silver.claims' documented order (the contracts and dbt list them in this order too).
@@ -27,6 +38,7 @@ KINDS: tuple[Kind, ...] = (
     ratio.KIND,
     duration.KIND,
     age.KIND,
+    length.KIND,
 )
 NAMES: tuple[str, ...] = tuple(k.name for k in KINDS)
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
