@@ -97,6 +97,7 @@ def _record_in_dagster(spark, settings, progress, report) -> None:
 def _run(
     input_dir, warehouse, master, max_file_bytes, dagster: bool = True, full_refresh: bool = False
 ) -> None:
+    from lake.bronze.ingest import input_problem
     from lake.layer import Interrupted
     from lake.pipeline import new_run_id, run_pipeline
     from lake.spark import mute_jvm_stderr
@@ -105,16 +106,9 @@ def _run(
 
     as_json = _log["format"] is LogFormat.json
     settings = _settings(warehouse, input_dir, master, max_file_bytes)
-    if not settings.input_dir.is_dir():
-        if settings.input_dir.exists():
-            raise _fail(
-                f"input {settings.input_dir} is a file, not a folder: pass the folder that "
-                "holds the articles with --input DIR",
-                EXIT_USAGE,
-            )
-        raise _fail(
-            f"input folder {settings.input_dir} does not exist: pass --input DIR", EXIT_USAGE
-        )
+    problem = input_problem(settings)
+    if problem:
+        raise _fail(problem, EXIT_USAGE)
     started = time.perf_counter()
     run_id = new_run_id()
     if as_json:

@@ -34,7 +34,7 @@ def _path(text: str) -> Path:
     return Path(text).expanduser().resolve()
 
 
-def _warehouse(text: str) -> Path | RemotePath:
+def _location(text: str) -> Path | RemotePath:
     """A local folder, or `s3a://bucket/prefix` on S3-compatible object storage."""
     if is_remote(text) or text.strip().startswith(("s3a:", "s3:")):
         return RemotePath(text)
@@ -158,7 +158,7 @@ OPTIONS: tuple[Option, ...] = (
         "warehouse",
         "CLAIMHOUSE_WAREHOUSE",
         lambda: _default_dir("warehouse"),
-        _warehouse,
+        _location,
         "the warehouse folder: every Delta table, `<warehouse>/<layer>/<table>`; or "
         "`s3a://bucket/prefix` on S3-compatible object storage (docs/object-storage.md)",
         "--warehouse DIR",
@@ -167,8 +167,9 @@ OPTIONS: tuple[Option, ...] = (
         "input_dir",
         "CLAIMHOUSE_INPUT",
         lambda: _default_dir("seeds"),
-        _path,
-        "the folder of articles bronze ingests (and the Dagster sensor watches)",
+        _location,
+        "the folder of articles bronze ingests (and the Dagster sensor watches); or "
+        "`s3a://bucket/prefix` on S3-compatible object storage",
         "--input DIR",
     ),
     Option(
@@ -422,7 +423,7 @@ class Settings:
     field's default; load_settings fills every field)."""
 
     warehouse: Path | RemotePath
-    input_dir: Path
+    input_dir: Path | RemotePath
     spark_master: str = _default("spark_master")
     max_file_bytes: int = _default("max_file_bytes")
     settle_s: float = _default("settle_s")

@@ -227,6 +227,26 @@ class S3Client:
 
     def list(self, bucket: str, prefix: str, delimiter: str | None = None) -> Iterator[str]:
         """Keys under the prefix (with a delimiter: also the common prefixes, ending in it)."""
+        for root in self._pages(bucket, prefix, delimiter):
+            for item in root.iter(f"{_NS}Contents"):
+                yield item.findtext(f"{_NS}Key") or ""
+            for item in root.iter(f"{_NS}CommonPrefixes"):
+                yield item.findtext(f"{_NS}Prefix") or ""
+
+    def objects(self, bucket: str, prefix: str) -> Iterator[StoredObject]:
+        """Every object under the prefix, with its size and last modification."""
+        for root in self._pages(bucket, prefix, None):
+            for item in root.iter(f"{_NS}Contents"):
+                modified = dt.datetime.fromisoformat(
+                    (item.findtext(f"{_NS}LastModified") or "").replace("Z", "+00:00")
+                )
+                yield StoredObject(
+                    item.findtext(f"{_NS}Key") or "",
+                    int(item.findtext(f"{_NS}Size") or 0),
+                    modified.timestamp(),
+                )
+
+    def _pages(self, bucket: str, prefix: str, delimiter: str | None) -> Iterator[ET.Element]:
         token = None
         while True:
             params = {"list-type": "2", "prefix": prefix}
@@ -238,13 +258,17 @@ class S3Client:
                 self.request("GET", bucket, params=params), f"list s3a://{bucket}/{prefix}"
             )
             root = ET.fromstring(response.content)
-            for item in root.iter(f"{_NS}Contents"):
-                yield item.findtext(f"{_NS}Key") or ""
-            for item in root.iter(f"{_NS}CommonPrefixes"):
-                yield item.findtext(f"{_NS}Prefix") or ""
+            yield root
             if root.findtext(f"{_NS}IsTruncated") != "true":
                 return
             token = root.findtext(f"{_NS}NextContinuationToken")
+
+
+@dataclass(frozen=True)
+class StoredObject:
+    key: str
+    size: int
+    modified_at: float  # seconds since the epoch
 
 
 def _error_code(content: bytes) -> str:

@@ -31,13 +31,32 @@ def claimhouse(
     """The console script in its own process (and JVM), with no CLAIMHOUSE_* settings but
     env_extra's; a warm engine the developer left running is not used unless env_extra names
     an engine folder."""
+    return subprocess.run(
+        [CLAIMHOUSE, *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=_cli_env(env_extra),
+    )
+
+
+def claimhouse_process(*args: str, env_extra: dict | None = None) -> subprocess.Popen:
+    """claimhouse(), started and left running (a server): its stdout and stderr are pipes."""
+    return subprocess.Popen(
+        [CLAIMHOUSE, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_cli_env(env_extra),
+    )
+
+
+def _cli_env(env_extra: dict | None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
     if "CLAIMHOUSE_ENGINE_DIR" not in (env_extra or {}):
         env["CLAIMHOUSE_ENGINE"] = "off"
     env.update(env_extra or {})
-    return subprocess.run(
-        [CLAIMHOUSE, *args], capture_output=True, text=True, timeout=timeout, env=env
-    )
+    return env
 
 
 @pytest.fixture(scope="session")
@@ -263,3 +282,16 @@ def s3_server(tmp_path_factory):
     except subprocess.TimeoutExpired:
         server.kill()
     log.close()
+
+
+def spark_reads_bucket(spark, s3_server) -> None:
+    """The shared session (started before S3Proxy) reads the test bucket: S3A's per-bucket
+    settings, taken when the bucket's FileSystem is first made."""
+    conf = spark._jsc.hadoopConfiguration()
+    prefix = f"fs.s3a.bucket.{S3_BUCKET}."
+    conf.set(prefix + "endpoint", s3_server["CLAIMHOUSE_S3_ENDPOINT"])
+    conf.set(prefix + "path.style.access", "true")
+    conf.set(prefix + "connection.ssl.enabled", "false")
+    conf.set(prefix + "endpoint.region", "us-east-1")
+    conf.set(prefix + "access.key", S3_KEYS["AWS_ACCESS_KEY_ID"])
+    conf.set(prefix + "secret.key", S3_KEYS["AWS_SECRET_ACCESS_KEY"])

@@ -25,9 +25,10 @@ from pyspark.sql.types import LongType, StringType, StructField, StructType, Tim
 
 from lake.bronze import records
 from lake.bronze.parse import ARTICLE_SUFFIXES, READS, SIDECAR_SUFFIX, ParsedFile, parse_file
-from lake.config import DEFAULT_FIELDS, FieldMap
+from lake.config import DEFAULT_FIELDS, FieldMap, Settings
 from lake.contracts.enforce import candidates, enforce_tables
 from lake.layer import RunContext, Unit
+from lake.objectstore import ObjectStoreError, RemotePath, S3Client, S3Config
 from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
 from lake.storage import Lake, LakeError, read_local
 
@@ -258,7 +259,7 @@ def _list_hadoop(spark: SparkSession, input_dir: str) -> list[InputFile]:
         status = listing.next()
         path = status.getPath().toString()
         rel = path[len(root_str) :] if path.startswith(root_str) else status.getPath().getName()
-        if any(part.startswith(".") for part in PurePosixPath(rel).parts):
+        if _hidden(rel):
             continue
         files.append(
             InputFile(
@@ -269,6 +270,53 @@ def _list_hadoop(spark: SparkSession, input_dir: str) -> list[InputFile]:
             )
         )
     return sorted(files, key=lambda f: f.source_uri)
+
+
+def input_problem(settings: Settings) -> str | None:
+    """Why the settings' input folder cannot be listed at all, or None. An `s3a://` folder (a
+    prefix: object stores have no folders) needs at least one object."""
+    folder = settings.input_dir
+    if isinstance(folder, RemotePath):
+        client = S3Client(S3Config.of(settings))
+        try:
+            found = next(iter(client.list(folder.bucket, f"{folder.key}/")), None)
+        except ObjectStoreError as error:
+            return (
+                f"input folder {folder} cannot be listed ({error}): check CLAIMHOUSE_S3_ENDPOINT "
+                "and the AWS_* credentials"
+            )
+        if found is None:
+            return f"input folder {folder} holds no objects: pass --input s3a://BUCKET/PREFIX"
+        return None
+    if folder.is_dir():
+        return None
+    if folder.exists():
+        return (
+            f"input {folder} is a file, not a folder: pass the folder that holds the articles "
+            "with --input DIR"
+        )
+    return f"input folder {folder} does not exist: pass --input DIR"
+
+
+def list_object_store(client: S3Client, folder: RemotePath) -> list[InputFile]:
+    """What bronze lists in an `s3a://` input folder (through Hadoop's S3A), listed with
+    claimhouse's own S3 client: for callers without Spark, such as the Dagster sensor."""
+    prefix = f"{folder.key}/" if folder.key else ""
+    files = [
+        InputFile(
+            path=f"s3a://{folder.bucket}/{o.key}",
+            source_uri=o.key[len(prefix) :],
+            size_bytes=o.size,
+            modified_at=o.modified_at,
+        )
+        for o in client.objects(folder.bucket, prefix)
+        if not o.key.endswith("/") and not _hidden(o.key[len(prefix) :])
+    ]
+    return sorted(files, key=lambda f: f.source_uri)
+
+
+def _hidden(rel: str) -> bool:
+    return any(part.startswith(".") for part in PurePosixPath(rel).parts)
 
 
 def _workers_read_local(wanted: list[InputFile]) -> bool:

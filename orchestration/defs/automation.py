@@ -2,11 +2,12 @@
 
 import hashlib
 import time
-from pathlib import Path
 
 import dagster as dg
 
-from lake.bronze.ingest import list_local, unsettled_files
+from lake.bronze.ingest import input_problem, list_local, list_object_store, unsettled_files
+from lake.config import Settings
+from lake.objectstore import RemotePath, S3Client, S3Config
 from orchestration.environment import Environment
 from orchestration.resources import LakeResource
 
@@ -27,15 +28,20 @@ def build_full_job():
     )
 
 
-def input_fingerprint(input_dir: Path, settle_s: float) -> tuple[str, int, int]:
-    """sha256 over (name, size, modification time) of every entry bronze ingest would see
-    (lake.bronze.ingest.list_local), the number of entries, and how many of them are not
-    settled yet (modified within settle_s seconds: still being written, perhaps)."""
-    files = list_local(input_dir)
+def input_fingerprint(settings: Settings) -> tuple[str, int, int]:
+    """sha256 over (name, size, modification time) of every entry bronze ingest would see in
+    the input folder (lake.bronze.ingest.list_local, or list_object_store for `s3a://`), the
+    number of entries, and how many of them are not settled yet (modified within settle_s
+    seconds: still being written, perhaps)."""
+    folder = settings.input_dir
+    if isinstance(folder, RemotePath):
+        files = list_object_store(S3Client(S3Config.of(settings)), folder)
+    else:
+        files = list_local(folder)
     digest = hashlib.sha256()
     for f in files:
         digest.update(f"{f.source_uri}\0{f.size_bytes}\0{f.modified_at}\0{f.problem}\n".encode())
-    unsettled = unsettled_files(files, time.time() - settle_s)
+    unsettled = unsettled_files(files, time.time() - settings.settle_s)
     return digest.hexdigest(), len(files), len(unsettled)
 
 
@@ -54,9 +60,10 @@ def build_input_sensor(job, env: Environment) -> dg.SensorDefinition:
     def input_folder_sensor(context: dg.SensorEvaluationContext, lake: LakeResource):
         settings = lake.settings()
         input_dir = settings.input_dir
-        if not input_dir.is_dir():
-            return dg.SkipReason(f"input folder {input_dir} does not exist")
-        fingerprint, files, unsettled = input_fingerprint(input_dir, settings.settle_s)
+        problem = input_problem(settings)
+        if problem:
+            return dg.SkipReason(problem)
+        fingerprint, files, unsettled = input_fingerprint(settings)
         if unsettled:
             # The cursor stays: once the files settle, the next tick sees the change.
             many = unsettled > 1

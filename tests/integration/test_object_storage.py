@@ -1,23 +1,31 @@
-"""Warehouses on S3-compatible object storage: `claimhouse run` into `s3a://` on a real
-S3 server (S3Proxy on loopback, tests/conftest.py), with the same gold as on local disk, an
-incremental run, time travel, and the writer lock's conditional PUTs."""
+"""Warehouses and input folders on S3-compatible object storage: `claimhouse run` from and
+into `s3a://` on a real S3 server (S3Proxy on loopback, tests/conftest.py), with the same gold
+as on local disk, the sensor's listing, an incremental run, time travel, the SQL endpoint, and
+the writer lock's conditional PUTs."""
 
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from pathlib import Path
 
+import dagster as dg
 import pytest
 
+from lake.bronze.ingest import list_input, list_object_store
 from lake.config import load_settings
 from lake.lock import LOCK_FILE, ObjectLock, WarehouseBusy, warehouse_lock
 from lake.objectstore import RemotePath, S3Client, S3Config
+from lake.pipeline import run_pipeline
 from lake.schemas import GOLD_TABLES
 from lake.storage import Lake
+from lake.users import add_user
+from orchestration.definitions import defs
+from orchestration.resources import LakeResource
 
-from ..conftest import S3_BUCKET, S3_KEYS, SEEDS, claimhouse
+from ..conftest import S3_BUCKET, S3_KEYS, SEEDS, claimhouse, claimhouse_process, spark_reads_bucket
 
 
 def _settings(s3_server, monkeypatch, warehouse: str, **overrides):
@@ -31,31 +39,20 @@ def _client(s3_server) -> S3Client:
     return S3Client(S3Config(s3_server["CLAIMHOUSE_S3_ENDPOINT"], "us-east-1", True), S3_KEYS)
 
 
-def _reads_s3(spark, s3_server) -> None:
-    """The shared session (started before S3Proxy) reads the test bucket: S3A's per-bucket
-    settings, taken when the bucket's FileSystem is first made."""
-    conf = spark._jsc.hadoopConfiguration()
-    prefix = f"fs.s3a.bucket.{S3_BUCKET}."
-    conf.set(prefix + "endpoint", s3_server["CLAIMHOUSE_S3_ENDPOINT"])
-    conf.set(prefix + "path.style.access", "true")
-    conf.set(prefix + "connection.ssl.enabled", "false")
-    conf.set(prefix + "endpoint.region", "us-east-1")
-    conf.set(prefix + "access.key", S3_KEYS["AWS_ACCESS_KEY_ID"])
-    conf.set(prefix + "secret.key", S3_KEYS["AWS_SECRET_ACCESS_KEY"])
-
-
 @pytest.fixture(scope="module")
 def s3_seeds(s3_server, tmp_path_factory):
-    """`claimhouse run` on the seeds into an s3a:// warehouse on S3Proxy, as a user types it,
-    once per module: (its URL, its input folder, the environment it ran with, the process)."""
+    """`claimhouse run` on the seeds, put in the bucket, into an s3a:// warehouse on S3Proxy,
+    as a user types it, once per module: (the warehouse's URL, the input folder's URL, the
+    environment it ran with, the process)."""
     work = tmp_path_factory.mktemp("s3-seeds")
-    url = f"s3a://{S3_BUCKET}/seeds-wh"
+    url, inputs = f"s3a://{S3_BUCKET}/seeds-wh", f"s3a://{S3_BUCKET}/seeds-in"
     env = {**s3_server, "CLAIMHOUSE_STATE_DIR": str(work / "state"), "CLAIMHOUSE_SETTLE_S": "0"}
-    inputs = work / "input"
-    inputs.mkdir()
+    client = _client(s3_server)
     for seed in sorted(SEEDS.glob("*.txt")):
-        (inputs / seed.name).write_bytes(seed.read_bytes())
-    done = claimhouse("run", "--input", str(inputs), "--warehouse", url, env_extra=env)
+        client.put(S3_BUCKET, f"seeds-in/{seed.name}", seed.read_bytes())
+    # Hidden, as in a local folder: never listed, never ingested.
+    client.put(S3_BUCKET, "seeds-in/.partial/005.txt", b"Officials said 12 people came.")
+    done = claimhouse("run", "--input", inputs, "--warehouse", url, env_extra=env)
     return url, inputs, env, done
 
 
@@ -74,7 +71,7 @@ def test_claimhouse_run_into_an_s3a_warehouse_builds_the_gold_of_local_disk(
     assert "seeds-wh/gold_release/tables/_delta_log/00000000000000000000.json" in keys
     assert not any("/_spark/" in k or "/_dbt/" in k or k.endswith(LOCK_FILE) for k in keys)
 
-    _reads_s3(spark, s3_server)
+    spark_reads_bucket(spark, s3_server)
     on_s3, on_disk = Lake(spark, RemotePath(url)), Lake(spark, local)
     tables = (*GOLD_TABLES, "silver.claims", "bronze.articles")
     counts = {t: on_s3.count(t) for t in tables}
@@ -87,33 +84,68 @@ def test_claimhouse_run_into_an_s3a_warehouse_builds_the_gold_of_local_disk(
 
 
 @pytest.mark.slow
-@pytest.mark.heavy  # a second whole run into the bucket; the incremental path itself is in CI
 def test_an_incremental_run_into_an_s3a_warehouse_rebuilds_the_changed_story(
-    spark, s3_server, s3_seeds
+    spark, s3_server, s3_seeds, monkeypatch
 ):
+    """In this process, on the session's Spark (no second JVM): bronze lists the bucket's
+    input folder as the Dagster sensor does, and gold is rebuilt for the new article's story."""
     url, inputs, env, done = s3_seeds
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-    _reads_s3(spark, s3_server)
+    spark_reads_bucket(spark, s3_server)
+    settings = _settings(
+        s3_server, monkeypatch, url, input_dir=inputs, state_dir=env["CLAIMHOUSE_STATE_DIR"]
+    )
     on_s3 = Lake(spark, RemotePath(url))
+    assert sorted(r["source_uri"] for r in on_s3.read("bronze.articles").collect()) == sorted(
+        seed.name for seed in SEEDS.glob("*.txt")
+    )
     tables = ("gold.fact_evidence", "silver.claims", "bronze.articles")
     before = {t: on_s3.count(t) for t in tables}
     gold_version = on_s3.version("gold_release.tables")
+    # The Dagster sensor watches the bucket's input folder: it asks for a run once it changes.
+    for name, value in s3_server.items():
+        monkeypatch.setenv(name, value)
+    sensor = defs().resolve_sensor_def("input_folder_sensor")
+    lake_resource = {"lake": LakeResource(input_dir=inputs, warehouse=url)}
+
+    def tick(cursor):
+        return sensor.evaluate_tick(dg.build_sensor_context(cursor=cursor, resources=lake_resource))
+
+    cursor = tick(None).cursor
+    assert tick(cursor).run_requests == []
     # A new article (a seed with other figures): gold is rebuilt for its story only.
-    seed = sorted(inputs.glob("00*.txt"))[1]
+    seed = sorted(SEEDS.glob("00*.txt"))[1]
     text = seed.read_text().replace("21,000", "22,000").replace("May 20", "May 19")
-    (inputs / "new_article.txt").write_text(text)
-    second = claimhouse(
-        "run", "--input", str(inputs), "--warehouse", url, "--log-format", "json", env_extra=env
+    _client(s3_server).put(S3_BUCKET, "seeds-in/new_article.txt", text.encode())
+    listed = [(f.source_uri, f.size_bytes) for f in list_input(spark, inputs)]
+    assert listed == [
+        (f.source_uri, f.size_bytes)
+        for f in list_object_store(_client(s3_server), RemotePath(inputs))
+    ]
+    assert [uri for uri, _ in listed] == sorted(
+        [*(s.name for s in SEEDS.glob("*.txt")), "new_article.txt"]
     )
-    assert second.returncode == 0, second.stdout[-2000:] + second.stderr[-3000:]
-    events = [json.loads(line) for line in second.stdout.splitlines()]
-    (gold_line,) = [e["message"] for e in events if e.get("layer") == "gold"]
-    assert "changed stories" in gold_line, gold_line
+
+    (request,) = tick(cursor).run_requests
+    assert request.tags["claimhouse/files"] == "6"
+
+    second = run_pipeline(spark, settings, "s3-incremental")
+    assert second.bronze.new_articles == 1 and second.gold.incremental
     assert on_s3.count("bronze.articles") == before["bronze.articles"] + 1
     assert on_s3.count("silver.claims") > before["silver.claims"]
     assert on_s3.count("gold.fact_evidence") > before["gold.fact_evidence"]
     # Time travel: the first run's release reads as it was.
     assert on_s3.count("gold.fact_evidence", version=gold_version) == before["gold.fact_evidence"]
+
+
+def test_a_run_whose_s3a_input_folder_holds_nothing_stops_with_one_line(s3_server, tmp_path):
+    env = {**s3_server, "CLAIMHOUSE_STATE_DIR": str(tmp_path / "state")}
+    url = f"s3a://{S3_BUCKET}/nothing-here"
+    done = claimhouse("run", "--input", url, "--warehouse", str(tmp_path / "wh"), env_extra=env)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == (
+        f"error: input folder {url} holds no objects: pass --input s3a://BUCKET/PREFIX"
+    )
 
 
 def test_a_second_writer_on_an_s3a_warehouse_stops_with_one_line_naming_it(
@@ -178,3 +210,42 @@ def test_the_s3_lock_is_one_writers_and_its_lease_lapses_when_not_renewed(s3_ser
     ):
         pass
     client.delete(S3_BUCKET, key)
+
+
+@pytest.mark.slow
+def test_the_sql_endpoint_serves_an_s3a_warehouse_to_a_reader(spark, s3_server, s3_seeds):
+    """`claimhouse serve-sql` on the bucket's warehouse, its users file in the state folder:
+    a reader's query and the time travel through it see what Spark sees in the bucket."""
+    from pyhive import hive
+
+    url, _, env, done = s3_seeds
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    add_user(Path(env["CLAIMHOUSE_STATE_DIR"]), "ana", "reader-pass-1", role="reader")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = claimhouse_process(
+        "serve-sql", "--port", str(port), "--warehouse", url, env_extra={**env, **S3_KEYS}
+    )
+    log: list[str] = []  # drained all along: a full pipe would block the server's logging
+    threading.Thread(target=lambda: log.extend(server.stderr), daemon=True).start()
+    try:
+        first = server.stdout.readline()
+        assert first.startswith(f"serving {url} at jdbc:hive2://127.0.0.1:{port}/"), (
+            first + "".join(log[-40:])
+        )
+        conn = hive.connect(
+            host="127.0.0.1", port=port, auth="CUSTOM", username="ana", password="reader-pass-1"
+        )
+        cursor = conn.cursor()
+        spark_reads_bucket(spark, s3_server)
+        on_s3 = Lake(spark, RemotePath(url))
+        for table in ("gold.facts", "silver.claims", "bronze.articles"):
+            cursor.execute(f"SELECT COUNT(*) FROM {table}")
+            assert cursor.fetchall() == [(on_s3.count(table),)], table
+        cursor.execute("SELECT COUNT(*) FROM bronze.articles VERSION AS OF 0")
+        assert cursor.fetchall() == [(0,)]
+        conn.close()
+    finally:
+        server.terminate()
+        assert server.wait(timeout=60) == 0
