@@ -746,6 +746,8 @@ def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], i
             or lower in lx.FINITE_VERBS
         ):
             break  # "600 people spent the night": the verb ends the noun phrase
+        if _adverb_ends_phrase(sentence, m):
+            break  # "16 and 13 respectively,", "23 currently held": no noun counted
         tokens.append((word, m.start(), m.end()))
         pos = m.end()
         if len(tokens) >= 7:
@@ -753,6 +755,23 @@ def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], i
     while tokens and tokens[-1][0].startswith("("):
         tokens.pop()
     return tokens, (tokens[-1][2] if tokens else end)
+
+
+def _adverb_ends_phrase(sentence: str, m: re.Match) -> bool:
+    """A lowercase "-ly" word followed by punctuation, the end, or a verb is an adverb, not
+    the counted noun ("13 respectively,", "10 currently held"); before a noun it may be an
+    adjective ("12 likely voters", "two daily flights")."""
+    word = m.group(0)
+    if len(word) < 6 or not word.endswith("ly") or not word.islower():
+        return False
+    nxt = re.match(r"\s*(\w+)?", sentence[m.end() :])
+    following = (nxt.group(1) or "").lower() if nxt else ""
+    return (
+        not following
+        or bool(re.search(r"(?:ed|ing)$", following))
+        or following in lx.FINITE_VERBS
+        or following in lx.NP_STOPWORDS
+    )
 
 
 def _plural(word: str) -> str:

@@ -186,3 +186,40 @@ def test_a_scale_letter_on_a_currency_code_scales_the_amount(value, code, letter
 def test_bounds_run_low_to_high_and_hold_the_value(value, qualifier):
     low, high = bounds(qualifier, value)
     assert low <= value <= high
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An adverb after a count is not the counted noun ("respectivelies").
+        (
+            "The twins, 16 and 13 respectively, were at the ceremony.",
+            [("16", "count", 16.0, None), ("13", "count", 13.0, None)],
+        ),
+        (
+            "Of the 33 seats, 23 currently held by Democrats are at stake.",
+            [("33 seats", "count", 33.0, "seats"), ("23", "count", 23.0, "seats")],
+        ),
+        # Before a noun, an "-ly" word is an adjective of it.
+        (
+            "Pollsters reached 400 likely voters.",
+            [("400 likely voters", "count", 400.0, "voters")],
+        ),
+        (
+            "The home has 40 elderly residents.",
+            [("40 elderly residents", "count", 40.0, "residents")],
+        ),
+    ],
+)
+def test_an_adverb_after_a_count_ends_its_noun_phrase(text, expected):
+    assert claims_of(text) == expected
+
+
+@given(
+    st.integers(2, 900),
+    st.sampled_from(["currently", "reportedly", "respectively", "apparently", "initially"]),
+    st.sampled_from([",", " held", " remained", " are", "."]),
+)
+def test_no_count_is_of_an_adverb(n, adverb, after):
+    for claim in extract_claims("a1", f"Officials said {n} {adverb}{after} in the city."):
+        assert claim.unit is None or not claim.unit.endswith("lies"), claim
