@@ -138,6 +138,35 @@ def test_an_incremental_run_into_an_s3a_warehouse_rebuilds_the_changed_story(
     assert on_s3.count("gold.fact_evidence", version=gold_version) == before["gold.fact_evidence"]
 
 
+def test_polars_reads_gold_from_the_bucket_at_the_release_the_manifest_pins(
+    spark, s3_server, s3_seeds
+):
+    """An outside reader with the bucket's address and keys, no Spark: the manifest's latest
+    release names each plain gold table's version, and the rows are those Spark's views show."""
+    import polars as pl
+
+    url, _, _, done = s3_seeds
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    options = {
+        "AWS_ENDPOINT_URL": s3_server["CLAIMHOUSE_S3_ENDPOINT"],
+        "AWS_REGION": "us-east-1",
+        "AWS_ALLOW_HTTP": "true",
+        **S3_KEYS,
+    }
+    where = f"s3://{S3_BUCKET}/{RemotePath(url).key}"
+    manifest = pl.read_delta(f"{where}/gold_release/manifest", storage_options=options)
+    latest = manifest.filter(pl.col("release_version") == pl.col("release_version").max())
+    pinned = {r["table_name"]: (r["path"], r["version"]) for r in latest.iter_rows(named=True)}
+    assert sorted(pinned) == ["fact_conflicts", "fact_evidence", "facts"]
+    spark_reads_bucket(spark, s3_server)
+    on_s3 = Lake(spark, RemotePath(url))
+    for table, (path, version) in pinned.items():
+        rows = pl.read_delta(f"{where}/{path}", version=version, storage_options=options)
+        shown = on_s3.read(f"gold.{table}")
+        assert rows.height == shown.count() > 0, table
+        assert sorted(rows.columns) == sorted(shown.columns), table
+
+
 def test_a_run_whose_s3a_input_folder_holds_nothing_stops_with_one_line(s3_server, tmp_path):
     env = {**s3_server, "CLAIMHOUSE_STATE_DIR": str(tmp_path / "state")}
     url = f"s3a://{S3_BUCKET}/nothing-here"
