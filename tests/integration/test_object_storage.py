@@ -93,7 +93,12 @@ def test_an_incremental_run_into_an_s3a_warehouse_rebuilds_the_changed_story(
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     spark_reads_bucket(spark, s3_server)
     settings = _settings(
-        s3_server, monkeypatch, url, input_dir=inputs, state_dir=env["CLAIMHOUSE_STATE_DIR"]
+        s3_server,
+        monkeypatch,
+        url,
+        input_dir=inputs,
+        state_dir=env["CLAIMHOUSE_STATE_DIR"],
+        settle_s=0,  # the object is put a moment before the run
     )
     on_s3 = Lake(spark, RemotePath(url))
     assert sorted(r["source_uri"] for r in on_s3.read("bronze.articles").collect()) == sorted(
