@@ -87,7 +87,7 @@ def test_claimhouse_run_into_an_s3a_warehouse_builds_the_gold_of_local_disk(
 def test_an_incremental_run_into_an_s3a_warehouse_rebuilds_the_changed_story(
     spark, s3_server, s3_seeds, monkeypatch
 ):
-    """In this process, on the session's Spark (no second JVM): bronze lists the bucket's
+    """In this process, on the tests' shared Spark (no second JVM): bronze lists the bucket's
     input folder as the Dagster sensor does, and gold is rebuilt for the new article's story."""
     url, inputs, env, done = s3_seeds
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
