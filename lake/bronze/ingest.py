@@ -279,7 +279,7 @@ def input_problem(settings: Settings) -> str | None:
     if isinstance(folder, RemotePath):
         client = S3Client(S3Config.of(settings))
         try:
-            found = next(iter(client.list(folder.bucket, f"{folder.key}/")), None)
+            found = next(iter(client.list(folder.bucket, _prefix(folder))), None)
         except ObjectStoreError as error:
             return (
                 f"input folder {folder} cannot be listed ({error}): check CLAIMHOUSE_S3_ENDPOINT "
@@ -301,7 +301,7 @@ def input_problem(settings: Settings) -> str | None:
 def list_object_store(client: S3Client, folder: RemotePath) -> list[InputFile]:
     """What bronze lists in an `s3a://` input folder (through Hadoop's S3A), listed with
     claimhouse's own S3 client: for callers without Spark, such as the Dagster sensor."""
-    prefix = f"{folder.key}/" if folder.key else ""
+    prefix = _prefix(folder)
     files = [
         InputFile(
             path=f"s3a://{folder.bucket}/{o.key}",
@@ -313,6 +313,11 @@ def list_object_store(client: S3Client, folder: RemotePath) -> list[InputFile]:
         if not o.key.endswith("/") and not _hidden(o.key[len(prefix) :])
     ]
     return sorted(files, key=lambda f: f.source_uri)
+
+
+def _prefix(folder: RemotePath) -> str:
+    """The keys below a folder start with this (a bucket's root: every key)."""
+    return f"{folder.key}/" if folder.key else ""
 
 
 def _hidden(rel: str) -> bool:

@@ -741,10 +741,7 @@ def _noun_phrase(sentence: str, end: int) -> tuple[list[tuple[str, int, int]], i
             break
         if lower in lx.NP_STOPWORDS or lower in lx.QUALIFIERS:
             break
-        if tokens and (
-            (re.search(r"(?:ed|ing)$", lower) and lower not in lx.GENERIC_PEOPLE)
-            or lower in lx.FINITE_VERBS
-        ):
+        if tokens and _is_verb(lower):
             break  # "600 people spent the night": the verb ends the noun phrase
         if _adverb_ends_phrase(sentence, m):
             break  # "16 and 13 respectively,", "23 currently held": no noun counted
@@ -766,11 +763,13 @@ def _adverb_ends_phrase(sentence: str, m: re.Match) -> bool:
         return False
     nxt = re.match(r"\s*(\w+)?", sentence[m.end() :])
     following = (nxt.group(1) or "").lower() if nxt else ""
-    return (
-        not following
-        or bool(re.search(r"(?:ed|ing)$", following))
-        or following in lx.FINITE_VERBS
-        or following in lx.NP_STOPWORDS
+    return not following or _is_verb(following) or following in lx.NP_STOPWORDS
+
+
+def _is_verb(lower: str) -> bool:
+    """A participle or finite verb, which ends a noun phrase ("people spent", "23 ... held")."""
+    return bool(re.search(r"(?:ed|ing)$", lower) and lower not in lx.GENERIC_PEOPLE) or (
+        lower in lx.FINITE_VERBS
     )
 
 
