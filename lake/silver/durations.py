@@ -62,10 +62,25 @@ _SPAN_AFTER = re.compile(
 # Ages: "aged 42", "age 42", and "Jane Roe, 46," / "Jane Roe (46)" after a name.
 _AGED = led(
     re.compile(
-        r"\b(?:aged?|age\s+of)\s+(?P<num>\d{1,3})\b(?![\d,.]\d|\s*(?:-|to|and)\s*\d)", re.IGNORECASE
+        r"\b(?:aged?|age\s+of)\s+(?P<num>\d{1,3})\b(?![\d,.]\d|\s*(?:-|to|and|,)\s*\d)",
+        re.IGNORECASE,
     ),
     "a",
 )
+# "Malia and Sasha Obama, aged 16 and 13 respectively": one age per name, in order.
+_AGED_LIST = led(
+    re.compile(
+        r"\b(?:aged?|ages)\s+(?P<nums>\d{1,3}(?:\s*,\s*\d{1,3})*,?\s+and\s+\d{1,3})\b"
+        r"(?![\d,.]\d)",
+        re.IGNORECASE,
+    ),
+    "a",
+)
+_LIST_NUMBER = re.compile(r"\d{1,3}")
+# The names the ages follow: "Malia and Sasha Obama, ", "Ann Lee, Bo Cruz and Cy Diaz, ".
+_NAME = r"[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){0,2}"
+_NAMES_BEFORE = re.compile(rf"(?P<names>{_NAME}(?:,\s+{_NAME})*,?\s+and\s+{_NAME}),\s+$")
+_NAME_BEFORE = re.compile(rf"(?P<name>{_NAME}),\s+$")
 _NAME_AGE = led(
     re.compile(
         r"(?P<name>(?:[A-Z][\w'’.-]+\s+){0,3}[A-Z][\w'’.-]+)"
@@ -176,7 +191,12 @@ def find_durations(sentence: str) -> list[Quantity]:
     for m in _AGED.finditer(sentence) if "age" in low else ():
         value = float(m.group("num"))
         if 0 < value <= _MAX_AGE:
-            found.append(_mention(sentence, m.start("num"), m.end("num"), "age", value, "years"))
+            q = _mention(sentence, m.start("num"), m.end("num"), "age", value, "years")
+            named = _NAME_BEFORE.search(sentence[: m.start()])
+            q.subject = _distinct_names(named.group("name"), 1)[0] if named else None
+            found.append(q)
+    for m in _AGED_LIST.finditer(sentence) if "age" in low else ():
+        found.extend(_listed_ages(sentence, m))
     for m in _NAME_AGE.finditer(sentence) if _AGE_CUE.search(sentence) else ():
         group = "num" if m.group("num") else "num2"
         value = float(m.group(group))
@@ -189,6 +209,34 @@ def find_durations(sentence: str) -> list[Quantity]:
         q.subject = name[-1]
         found.append(q)
     return keep_longest(found)
+
+
+def _listed_ages(sentence: str, m: re.Match) -> list[Quantity]:
+    """The ages of a list ("aged 16 and 13 respectively"), each tied to its name when as many
+    names precede it."""
+    numbers = list(_LIST_NUMBER.finditer(m.group("nums")))
+    if not all(0 < float(n.group()) <= _MAX_AGE for n in numbers):
+        return []
+    named = _NAMES_BEFORE.search(sentence[: m.start()])
+    names = _distinct_names(named.group("names"), len(numbers)) if named else []
+    ages = []
+    for i, n in enumerate(numbers):
+        start, end = m.start("nums") + n.start(), m.start("nums") + n.end()
+        q = _mention(sentence, start, end, "age", float(n.group()), "years")
+        q.subject = names[i] if names else None
+        ages.append(q)
+    return ages
+
+
+def _distinct_names(text: str, count: int) -> list[str]:
+    """The word telling each of `count` listed names apart: its last ("Ann Lee" -> Lee), or,
+    where later names carry a surname the first lacks ("Malia and Sasha Obama"), its first.
+    Empty when the list holds another number of names."""
+    names = [n.split() for n in re.split(r",\s+(?:and\s+)?|\s+and\s+", text) if n]
+    if len(names) != count:
+        return []
+    shared = len(names) > 1 and len(names[0]) == 1 and len(names[-1]) > 1
+    return [n[0] if shared else n[-1] for n in names]
 
 
 def _describe(sentence: str, q: Quantity, end: int) -> None:

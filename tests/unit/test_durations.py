@@ -134,6 +134,59 @@ def test_an_age_is_a_claim_of_its_own_kind(text, span, value, unit, key):
 
 
 @pytest.mark.parametrize(
+    ("text", "ages"),
+    [
+        (
+            "Campers Ann Lee and Bo Cruz, aged 31 and 45 respectively, were found safe.",
+            [("31", "age:lee"), ("45", "age:cruz")],
+        ),
+        (
+            "The twins' cousins Rosa and Elena Ortiz, aged 9 and 11, stayed home.",
+            [("9", "age:rosa"), ("11", "age:elena")],
+        ),
+        (
+            "Witnesses Kim Park, Leo Marsh and Ida Stone, aged 60, 58 and 71, testified.",
+            [("60", "age:park"), ("58", "age:marsh"), ("71", "age:stone")],
+        ),
+        ("Nurse Priya Shah, aged 38, was hailed.", [("38", "age:shah")]),
+        # Two ages and one name: none is tied to it.
+        (
+            "Officers led Omar Haddad, aged 20 and 25, away.",
+            [("20", "age:unnamed"), ("25", "age:unnamed")],
+        ),
+        ("Pupils aged 5 and 6 get free meals.", [("5", "age:unnamed"), ("6", "age:unnamed")]),
+    ],
+)
+def test_listed_ages_are_ages_tied_to_their_names_in_order(text, ages):
+    claims = claims_of(text)
+    assert [(c.claim_text, c.measure_key) for c in claims if c.kind == "age"] == ages
+    assert not [c for c in claims if c.kind == "count"]
+
+
+_GIVEN = st.sampled_from(["Ann", "Bo", "Cy", "Dee", "Eli", "Fay"])
+_FAMILY = st.sampled_from(["Lee", "Cruz", "Diaz", "Park", "Stone", "Moss"])
+
+
+@given(
+    st.lists(st.tuples(_GIVEN, _FAMILY), min_size=2, max_size=4, unique_by=lambda n: n[1]),
+    st.lists(st.integers(1, 120), min_size=4, max_size=4),
+    st.booleans(),
+)
+def test_each_listed_age_goes_to_the_name_at_its_place(names, ages, respectively):
+    listed = [f"{given} {family}" for given, family in names]
+    numbers = [str(a) for a in ages[: len(names)]]
+    text = (
+        f"Reporters met {', '.join(listed[:-1])} and {listed[-1]}, aged "
+        f"{', '.join(numbers[:-1])} and {numbers[-1]}{' respectively' if respectively else ''}, "
+        "in the square."
+    )
+    found = [(c.claim_text, c.measure_key) for c in claims_of(text) if c.kind == "age"]
+    assert found == [
+        (n, f"age:{family.lower()}") for n, (_, family) in zip(numbers, names, strict=True)
+    ]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Crews cleared 400 homes a day and were paid $30 an hour.",  # a rate's period
