@@ -88,10 +88,21 @@ _NAME_AGE = led(
     ),
     "A-Z",
 )
-_HEAD_AFTER = re.compile(r"^\s+(?P<np>(?:[a-z][\w’'-]*\s+){0,2}?(?P<head>[a-z][\w’'-]*))\b")
+# An acronym may modify the noun ("a two-year FBI investigation"); a name may not.
+_HEAD_AFTER = re.compile(
+    r"^\s+(?P<np>(?:(?:[a-z][\w’'-]*|[A-Z]{2,})\s+){0,2}?(?P<head>[a-z][\w’'-]*))\b"
+)
+# "four days of hearings", "two years of Senate hearings": the period is the event's length.
+_OF_EVENT = re.compile(
+    r"^\s+of\s+(?:the\s+)?(?P<np>(?:[A-Z][\w’'-]*\s+){0,4}(?:[a-z][\w’'-]*\s+){0,2}?"
+    r"(?P<head>[a-z][\w’'-]*))\b"
+)
 # What a sentence must hold for each search to be worth running: most sentences state no
 # period and no age.
 _UNIT_STEMS = ("second", "minute", "hour", "day", "week", "month", "year", "decade", "centur")
+# Nouns after "of" that are no event: "16 years of age", "four months of the year".
+_NOT_AN_EVENT = {"age", "life", "time", "century", "centuries", *_UNIT_STEMS}
+_NOT_AN_EVENT |= {f"{u}s" for u in _UNIT_STEMS}
 _AGE_CUE = re.compile(r",\s+\d{1,3},(?!\d)|\(\d{1,3}\)")
 
 
@@ -176,6 +187,12 @@ def find_durations(sentence: str) -> list[Quantity]:
             q = _mention(sentence, m.start(), m.end(), "duration", value, unit)
         if m.group("sep") == "-":
             _describe(sentence, q, m.end())
+        elif (of := _OF_EVENT.match(sentence[m.end() :])) and of.group("head") == "age":
+            q = _mention(
+                sentence, m.start(), m.end() + of.end(), "age", value, unit
+            )  # "16 years of age"
+        elif of and of.group("head") not in _NOT_AN_EVENT | lx.NP_STOPWORDS:
+            q.subject, q.head_tokens = of.group("np"), of.group("np").split()
         found.append(q)
     for m in _ONE.finditer(sentence) if units else ():
         before = sentence[max(0, m.start() - 40) : m.start()]

@@ -511,7 +511,10 @@ def duration_key(
     if subject:
         noun = subject.split()[-1].lower()
         if kind == "duration":
-            noun = lx.ACTION_NOUNS.get(noun, noun)
+            # "four days of hearings" and "a four-day hearing": one event's length.
+            if noun.endswith("s") and not noun.endswith(("ss", "is", "us")):
+                noun = noun[:-1]
+            noun = lx.ACTION_NOUNS.get(noun, lx.ACTION_NOUNS.get(noun + "s", noun))
         return f"{kind}:{noun}", [f"{kind}-of:{noun}"]
     if kind == "age":
         return "age:unnamed", ["nothing-named"]

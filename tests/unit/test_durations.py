@@ -214,6 +214,41 @@ def test_the_time_between_two_events_is_keyed_by_its_side_of_the_event():
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "span", "key"),
+    [
+        ("Three weeks of talks ended without a deal.", "Three weeks", "duration:talk"),
+        ("The union called off a three-week talk.", "three-week", "duration:talk"),
+        ("After 11 days of County Board hearings, the plan passed.", "11 days", "duration:hearing"),
+        ("It ends a two-year SEC inquiry into the fund.", "two-year", "duration:inquiry"),
+        ("It took six months of the negotiations to agree.", "six months", "duration:negotiation"),
+        # Not an event: the span names none.
+        ("In the first four months of the year, sales fell.", "four months", "duration:unnamed"),
+        ("They spent two years of their savings on it.", "two years", "duration:unnamed"),
+    ],
+)
+def test_a_period_of_an_event_is_keyed_by_the_event(text, span, key):
+    c = only(claims_of(text), "duration")
+    assert (c.claim_text, c.measure_key) == (span, key)
+
+
+def test_years_of_age_are_an_age():
+    c = only(claims_of("The pilot was 61 years of age, the airline said."), "age")
+    assert (c.claim_text, c.value, c.unit) == ("61 years of age", 61, "years")
+    assert not [x for x in claims_of("The pilot was 61 years of age.") if x.kind == "duration"]
+
+
+@given(
+    st.integers(2, 99),
+    st.sampled_from(["day", "week", "month", "year"]),
+    st.sampled_from(["hearing", "strike", "protest", "negotiation", "trial"]),
+)
+def test_a_period_of_events_and_an_events_period_share_a_key(n, unit, event):
+    of = only(claims_of(f"Officials said {n} {unit}s of {event}s had ended."), "duration")
+    hyphen = only(claims_of(f"Officials said a {n}-{unit} {event} had ended."), "duration")
+    assert of.measure_key == hyphen.measure_key == f"duration:{event}"
+
+
 def test_a_period_counted_back_from_publication_is_a_date_not_a_duration():
     claims = claims_of("The plant closed four years ago.")
     assert [c.kind for c in claims] == ["date"]
