@@ -139,9 +139,13 @@ def request(
                 "cwd": cwd or os.getcwd(),
                 "stdin": stdin,
             }
-            conn.sendall(json.dumps(message).encode() + b"\n")
+            # Signals are taken before the command is sent: one that arrives as the engine
+            # starts it is passed on, never a KeyboardInterrupt here.
             passed = _signals_passed_on(conn) if pass_signals else contextlib.nullcontext()
-            with passed:
+            with passed as command_sent:
+                conn.sendall(json.dumps(message).encode() + b"\n")
+                if command_sent is not None:
+                    command_sent()
                 return _replies(state, conn, out, err)
     except OSError as exc:  # a timeout, or the engine gone mid-command
         raise EngineError(f"the engine at {state.address} stopped answering: {exc}") from exc
@@ -167,27 +171,38 @@ def _replies(
 
 
 @contextlib.contextmanager
-def _signals_passed_on(conn: socket.socket) -> Iterator[None]:
+def _signals_passed_on(conn: socket.socket) -> Iterator[Callable[[], None] | None]:
     """Ctrl-C or SIGTERM of this client stops its command in the engine as it would stop a
     run of its own (lake.stop): the engine prints the one line and the exit code follows. A
-    second signal ends the client at once; the engine goes on stopping the command."""
+    second signal ends the client at once; the engine goes on stopping the command. Yields
+    what to call once the command is sent: a signal before it is passed on then."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield None
         return
     told: list[int] = []
+    sent: list[bool] = []
+
+    def tell(signum: int) -> None:
+        with contextlib.suppress(OSError):
+            conn.sendall(json.dumps({"signal": signum}).encode() + b"\n")
 
     def handle(signum: int, frame) -> None:
         if told:
             os._exit(128 + signum)
         told.append(signum)
-        with contextlib.suppress(OSError):
-            conn.sendall(json.dumps({"signal": signum}).encode() + b"\n")
+        if sent:
+            tell(signum)
+
+    def command_sent() -> None:
+        sent.append(True)
+        if told:
+            tell(told[0])
 
     previous = {s: signal.getsignal(s) for s in SIGNALS}
     for s in SIGNALS:
         signal.signal(s, handle)
     try:
-        yield
+        yield command_sent
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
