@@ -187,7 +187,9 @@ _QUALIFIER = re.compile(
     + r")\s*$",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"\([^()]{1,40}\)|[A-Za-z][\w'’&.-]*[\w]|[A-Za-z]|\d[\d,.]*|[^\s\w]")
+_TOKEN = re.compile(
+    r"\([^()]{1,40}\)|(?:[A-Z]\.){2,}|[A-Za-z][\w'’&.-]*[\w]|[A-Za-z]|\d[\d,.]*|[^\s\w]"
+)
 _RATE_AFTER = re.compile(
     r"^(?:[^,.;:]{0,30}?\s)?(?:a|an|per|each|every)\s+(?P<p>day|week|month|year|hour|quarter)\b"
     r"|^\s*(?:[^,.;:]{0,30}?\s)?(?P<adv>daily|weekly|monthly|annually|yearly|hourly)\b",

@@ -223,3 +223,33 @@ def test_an_adverb_after_a_count_ends_its_noun_phrase(text, expected):
 def test_no_count_is_of_an_adverb(n, adverb, after):
     for claim in extract_claims("a1", f"Officials said {n} {adverb}{after} in the city."):
         assert claim.unit is None or not claim.unit.endswith("lies"), claim
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An initialism with its periods is a word of the noun phrase, like "ICE" or "GOP".
+        (
+            "He visited the two U.S. Capitol Police officers who were hurt.",
+            [("two U.S. Capitol Police officers", "count", 2.0, "officers")],
+        ),
+        (
+            "About 2,000 U.N. peacekeepers left.",
+            [("About 2,000 U.N. peacekeepers", "count", 2000.0, "peacekeepers")],
+        ),
+        # At the end of the sentence it ends the phrase as any word does.
+        ("The plant employs 500 workers in the U.S.", [("500 workers", "count", 500.0, "workers")]),
+    ],
+)
+def test_an_initialism_with_periods_belongs_to_the_noun_phrase(text, expected):
+    assert claims_of(text) == expected
+
+
+@given(
+    st.integers(2, 900),
+    st.sampled_from(["U.S.", "U.N.", "E.U.", "D.C."]),
+    st.sampled_from(["officers", "troops", "diplomats", "firms"]),
+)
+def test_a_count_before_an_initialism_counts_the_noun_after_it(n, initials, noun):
+    (claim,) = extract_claims("a1", f"Officials said {n} {initials} {noun} were there.")
+    assert (claim.value, claim.unit) == (n, noun)
