@@ -280,6 +280,12 @@ def _told_apart(a: list[dict], b: list[dict]) -> bool:
     )
 
 
+def _nested_keys(a: str, b: str) -> bool:
+    """macros/measures.sql nested_keys: one noun, one key's words all among the other's."""
+    wa, wb = a.split(" "), b.split(" ")
+    return wa[-1] == wb[-1] and (set(wa) <= set(wb) or set(wb) <= set(wa))
+
+
 def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
     """int_measures_merged.sql: measure key -> the measure key of its fact."""
     partitions = defaultdict(list)
@@ -318,8 +324,9 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
                 # dates are one fact's only when they state one day (or month, or year)
                 # exactly: one week holds many events' days
                 and (a[1] not in ("date", "time") or _same_span(closed[a], closed[b]))
-                # a small number names no quantity by itself: "two" turkeys and "two" daughters
-                and (a[2] == b[2] or a[1] not in ("count", "rate") or _large(closed[a]))
+                # a small number names no quantity by itself: "two" turkeys and "two" daughters;
+                # "two police officers" and "two U.S. Capitol Police officers" name one
+                and (_nested_keys(a[2], b[2]) or a[1] not in ("count", "rate") or _large(closed[a]))
                 and not _told_apart(measures[a]["group"], measures[b]["group"])
             ]
     # Only into a measure that merges into nothing itself: no chains.

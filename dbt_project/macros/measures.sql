@@ -34,6 +34,15 @@
     end
 {%- endmacro %}
 
+{#- Measure keys a and b name one noun, one of them with more modifiers than the other ("police
+    officers" and "u.s. capitol police officers"): the same last word, and one's words all among
+    the other's. Equal keys nest. -#}
+{% macro nested_keys(a, b) -%}
+    (element_at(split({{ a }}, ' '), -1) = element_at(split({{ b }}, ' '), -1)
+        and (size(array_except(split({{ a }}, ' '), split({{ b }}, ' '))) = 0
+            or size(array_except(split({{ b }}, ' '), split({{ a }}, ' '))) = 0))
+{%- endmacro %}
+
 {#- The window of one measure partition (same_measure_partition), for lists of its measures. -#}
 {% macro measure_partition() -%}
     partition by story_id, kind, per_key, is_subset

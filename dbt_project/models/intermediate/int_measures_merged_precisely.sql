@@ -93,9 +93,10 @@ candidates as (
             target -> target.measure_rank < ranked_with_peers.measure_rank
                 and {{ intervals_overlap('ranked_with_peers', 'target') }}
                 and {{ frames_compatible('ranked_with_peers', 'target') }}
-                -- a small number names no quantity by itself: "two" turkeys, "two" daughters
+                -- a small number names no quantity by itself: "two" turkeys, "two" daughters;
+                -- "two police officers" and "two U.S. Capitol Police officers" name one
                 and (
-                    target.measure_key = ranked_with_peers.measure_key
+                    {{ nested_keys('target.measure_key', 'ranked_with_peers.measure_key') }}
                     or ranked_with_peers.kind not in ('count', 'rate')
                     or greatest(abs(ranked_with_peers.lo), abs(ranked_with_peers.hi))
                         >= {{ var('small_count') }}
