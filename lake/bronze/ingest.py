@@ -1115,14 +1115,9 @@ def _build_validate_publish(
         .select(
             F.lit(run_id).alias("run_id"),
             F.lit(str(input_dir)).alias("input_dir"),
-            "source_uri",
-            "outcome",
-            "article_id",
-            "reason",
-            "size_bytes",
-            "content_sha256",
+            *log_columns[:-1],
             stamp.alias("logged_at"),
-            "position",
+            log_columns[-1],
         )
         # Computed once here: Delta's append would not read a cached frame, and ran the
         # whole plan again (2 s at 10k).

@@ -122,44 +122,7 @@ DETERMINERS = frozenset(
 )
 POSSESSIVE_PRONOUNS = frozenset(["his", "her", "its", "their", "our", "my", "your"])
 PRONOUNS = frozenset(["he", "she", "it", "they", "we", "i", "you", "who", "which", "that", "this"])
-PREPOSITIONS = frozenset(
-    [
-        "of",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "from",
-        "to",
-        "with",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "about",
-        "after",
-        "before",
-        "during",
-        "since",
-        "until",
-        "through",
-        "throughout",
-        "across",
-        "against",
-        "among",
-        "between",
-        "within",
-        "without",
-        "per",
-        "via",
-        "than",
-        "toward",
-        "towards",
-        "near",
-        "around",
-    ]
-)
+PREPOSITIONS = lx.PREPOSITIONS
 CONJUNCTIONS = frozenset(["and", "or", "but", "nor", "so", "yet"])
 SUBORDINATORS = frozenset(
     [
