@@ -696,12 +696,13 @@ def _event_noun_after(toks: _Tokens, b: int, hi: int) -> int | None:
 
 def _premodifies(toks: _Tokens, a: int, b: int, text: str) -> bool:
     """Is the date a modifier of a following noun? "the 2016 election", "Tuesday's caucus",
-    "a Friday news dump"."""
+    "a Friday news dump", "Trump’s 2016 campaign"."""
     if b < toks.n and toks.low[b] in ("’s", "'s"):
         return True
     if text.endswith(("’s", "'s")):
         return True
-    return a > 0 and toks.low[a - 1] in DETERMINERS
+    # after a determiner, or a possessive: "Trump’s 2016 presidential campaign"
+    return a > 0 and (toks.low[a - 1] in DETERMINERS or toks.low[a - 1].endswith(("’s", "'s")))
 
 
 _YEAR_NAME = re.compile(r"^(?:\d{4}|(?:this|last|next) year)(?:[’']s)?$", re.IGNORECASE)
@@ -726,9 +727,16 @@ def _event_of_date(
     punctuation between)."""
     low = toks.low
     text = sentence[toks.start[a] : toks.end[b - 1]]
-    if _premodifies(toks, a, b, text):
+    premodifies = _premodifies(toks, a, b, text)
+    if premodifies or _YEAR_NAME.match(text):
         head = _event_noun_after(toks, b, hi)
-        if head is not None and low[head] not in _WEAK_HEADS:
+        # a year before an event noun names it with no determiner: "to 2016 election rival",
+        # "Trump's 2016 presidential campaign"
+        if (
+            head is not None
+            and low[head] not in _WEAK_HEADS
+            and (premodifies or low[head] in _EVENT_NOUNS)
+        ):
             part = _part(sentence, toks, head, head + 1, event_key(low[head]))
             return part, None, not _YEAR_NAME.match(text)
     # "the meeting on May 20", "a vote in March": an event noun before the date's preposition

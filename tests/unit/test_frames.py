@@ -190,6 +190,36 @@ def test_a_year_naming_a_recurring_event_is_no_conflict():
     assert conflicts == []
 
 
+@pytest.mark.parametrize(
+    ("sentence", "year", "key"),
+    [
+        # With no determiner before it, a year still names the event noun after it.
+        ("The aide to 2016 election rival Ann Lee was fined.", "2016", "date:election"),
+        # After a possessive, as after "the".
+        (
+            "Members of the mayor’s 2019 reelection campaign were questioned.",
+            "2019",
+            "date:campaign",
+        ),
+        ("The firm's 2021 merger talks collapsed.", "2021", "date:meeting"),
+        # A year before a noun that is no event keeps the clause's verb.
+        ("In 2016 voters rejected the plan.", "2016", "date:reject"),
+    ],
+)
+def test_a_year_before_its_event_noun_names_that_event(sentence, year, key):
+    assert claim(sentence, year).measure_key == key
+
+
+@given(
+    st.integers(1950, 2030),
+    st.sampled_from(["election", "summit", "hearing", "trial", "rally", "debate"]),
+    st.sampled_from(["the council’s", "Lee’s", "a", "the"]),
+)
+def test_a_year_premodifying_an_event_noun_is_that_events_date(year, noun, before):
+    c = claim(f"Reporters covered {before} {year} {noun} organizers at length.", str(year))
+    assert c.measure_key == f"date:{event_key(noun)}"
+
+
 def test_a_verb_of_many_events_dates_one_only_with_a_named_actor():
     """ "unveiled", "launched", "met" on one day or another are many events' verbs."""
     assert not claim("Officials met with Miller on May 21.", "May 21").frame.definite
