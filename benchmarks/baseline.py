@@ -55,6 +55,7 @@ _VARS = {
 OPEN_BOUND_FACTOR = float(_VARS["open_bound_factor"])
 MAGNITUDE_GAP = float(_VARS["magnitude_gap"])
 UNRECONCILED_MEASURES = set(_VARS["unreconciled_measures"])
+UNIT_AXIS_KINDS = set(_VARS["unit_axis_kinds"])
 SYNONYM_MIN_STORIES = int(_VARS["synonym_min_stories"])
 SOLITARY_MEASURES = set(_VARS["solitary_measures"])
 NAMED_ONLY_MEASURES = set(_VARS["named_only_measures"])
@@ -505,9 +506,12 @@ def _frame_groups(by_key: dict[tuple, list[dict]]) -> dict[tuple, list[dict]]:
 
 
 def _same_span(a: dict, b: dict) -> bool:
+    """macros/measures.sql same_span, with SQL's equality: a missing month and day (a clock
+    time has none) equals nothing, so two event keys' times never merge."""
     if a["year_known"] and b["year_known"]:
         return (a["lo"], a["hi"]) == (b["lo"], b["hi"])
-    return (a["md_lo"], a["md_hi"]) == (b["md_lo"], b["md_hi"])
+    days = (a["md_lo"], a["md_hi"], b["md_lo"], b["md_hi"])
+    return None not in days and (a["md_lo"], a["md_hi"]) == (b["md_lo"], b["md_hi"])
 
 
 def _is_time_scope(key: str) -> bool:
@@ -564,6 +568,12 @@ def _matched_parts(a: dict, b: dict) -> tuple[list[str], float]:
     return parts, round(len(parts) / max(stated, 1), 3)
 
 
+def _axis(c: dict) -> str:
+    """macros/measures.sql measure_axis: what the value is per, and for money its currency."""
+    per = c["per"] or ""
+    return f"{per}|{c['unit'] or ''}" if c["kind"] in UNIT_AXIS_KINDS else per
+
+
 def reconcile(
     claims: list[dict], story: dict[str, str]
 ) -> tuple[list[dict], list[dict], list[dict]]:
@@ -575,7 +585,7 @@ def reconcile(
     for c in claims:
         if c["measure_key"] in UNRECONCILED_MEASURES:
             continue
-        key = (story[c["article_id"]], c["kind"], c["measure_key"], c["per"] or "")
+        key = (story[c["article_id"]], c["kind"], c["measure_key"], _axis(c))
         by_key[key].append(_interval(c))
     by_measure = _bands(_frame_groups(by_key))
     measures = {key: _reconcile_group(group) for key, group in by_measure.items()}
@@ -584,8 +594,9 @@ def reconcile(
     for key, group in by_measure.items():
         by_fact[into[key]].extend(group)
     facts, evidence, conflicts = [], [], []
-    for (story_id, kind, measure_key, per, frame_group, band), group in by_fact.items():
-        fact_id = _measure_id((story_id, kind, measure_key, per, frame_group, band))
+    for (story_id, kind, measure_key, axis, frame_group, band), group in by_fact.items():
+        fact_id = _measure_id((story_id, kind, measure_key, axis, frame_group, band))
+        per = axis.split("|", 1)[0]
         r = _reconcile_group(group)
         consensus, anchors = r["consensus"], r["anchors"]
         if len({a["source_key"] for a in anchors}) >= 2:
