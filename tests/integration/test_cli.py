@@ -240,7 +240,7 @@ def test_run_end_to_end_twice(spark, cli_run, hosted_engine):
         "(`claimhouse ui` shows them)"
     )
     (done,) = [e for e in events if e["event"] == "done"]
-    assert done["tables"]["gold.facts"] == {"rows": 31, "delta_version": 0}
+    assert done["tables"]["gold.facts"] == {"rows": 30, "delta_version": 0}
     # The layers' rows as the cold run printed them, the same from the engine.
     printed = {
         cells[0]: int(cells[1].replace(",", ""))
@@ -285,7 +285,7 @@ def test_dagster_shows_what_claimhouse_run_built(spark, cli_run):
         assert articles["unit_status"] == "published"
         assert latest("silver", "claims")["dagster/row_count"] == lake.count("silver.claims")
         facts = latest("gold", "facts")
-        assert facts["dagster/row_count"] == 31 and facts["table"] == "gold_build.facts"
+        assert facts["dagster/row_count"] == 30 and facts["table"] == "gold_build.facts"
         # dbt's intermediate models too: every asset of the graph shows the run.
         assert latest("gold_intermediate", "claims_reconciled")["dagster/row_count"] == 46
 
@@ -295,7 +295,7 @@ def test_dagster_shows_what_claimhouse_run_built(spark, cli_run):
             return record.event.dagster_event.event_specific_data
 
         evidence = check("fact_has_evidence", "gold", "facts")  # a contract rule
-        assert evidence.passed and evidence.metadata["rows_checked"].value == 31
+        assert evidence.passed and evidence.metadata["rows_checked"].value == 30
         assert check("unique_facts_fact_id", "gold", "facts").passed  # a dbt test
         assert check("attribution_present", "silver", "claims").passed
         assert check("file_accounted_for", "bronze", "articles").passed

@@ -31,7 +31,7 @@ def test_a_standalone_cluster_builds_the_same_gold_as_local(gold, spark, tmp_pat
     # Version 0: the shared local build as first written (test_serve adds to it later).
     differences = gold_differences(spark, local_settings.warehouse, warehouse, version_a=0)
     assert differences == {
-        "gold.facts": {"rows_a": 31, "rows_b": 31, "only_in_a": 0, "only_in_b": 0},
+        "gold.facts": {"rows_a": 30, "rows_b": 30, "only_in_a": 0, "only_in_b": 0},
         "gold.fact_evidence": {"rows_a": 46, "rows_b": 46, "only_in_a": 0, "only_in_b": 0},
         "gold.fact_conflicts": {"rows_a": 1, "rows_b": 1, "only_in_a": 0, "only_in_b": 0},
     }

@@ -89,7 +89,7 @@ def test_sql_in_the_engine_reads_the_warehouse_it_names(cli_run, hosted_engine, 
         env_extra=via,
     )
     assert query.returncode == 0, query.stderr
-    assert json.loads(query.stdout) == [{"facts": 31}]
+    assert json.loads(query.stdout) == [{"facts": 30}]
     env = {k: v for k, v in os.environ.items() if not k.startswith("CLAIMHOUSE_")}
     piped = subprocess.run(
         [CLAIMHOUSE, "sql", "--format", "csv", "--warehouse", str(tmp_path / "empty")],
