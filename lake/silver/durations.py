@@ -188,9 +188,8 @@ def find_durations(sentence: str) -> list[Quantity]:
         if m.group("sep") == "-":
             _describe(sentence, q, m.end())
         elif (of := _OF_EVENT.match(sentence[m.end() :])) and of.group("head") == "age":
-            q = _mention(
-                sentence, m.start(), m.end() + of.end(), "age", value, unit
-            )  # "16 years of age"
+            # "16 years of age"
+            q = _mention(sentence, m.start(), m.end() + of.end(), "age", value, unit)
         elif of and of.group("head") not in _NOT_AN_EVENT | lx.NP_STOPWORDS:
             q.subject, q.head_tokens = of.group("np"), of.group("np").split()
         found.append(q)
@@ -210,7 +209,7 @@ def find_durations(sentence: str) -> list[Quantity]:
         if 0 < value <= _MAX_AGE:
             q = _mention(sentence, m.start("num"), m.end("num"), "age", value, "years")
             named = _NAME_BEFORE.search(sentence[: m.start()])
-            q.subject = _distinct_names(named.group("name"), 1)[0] if named else None
+            q.subject = named.group("name").split()[-1] if named else None
             found.append(q)
     for m in _AGED_LIST.finditer(sentence) if "age" in low else ():
         found.extend(_listed_ages(sentence, m))
