@@ -7,7 +7,7 @@
       anchor      = a claim that disagrees with the consensus and that no better-ranked such
                     claim overlaps: each heads one more value group (groups pairwise disjoint);
       agrees      = the claim's interval overlaps the consensus (null when it bounds nothing).
-    Run twice: per measure (int_measures_reconciled) and per fact (int_claims_reconciled).
+    Run twice: per measure (in int_measures_merged_precisely) and per fact (int_claims_reconciled).
     Every step is a window over `key`, never a join: Spark inlines a CTE at each mention, so a
     self-joined CTE read again later is planned and run again (benchmarks/HISTORY.md). -#}
 {% macro reconcile_claims(relation, key) -%}

@@ -61,7 +61,6 @@ EXPECTED_ASSET_KEYS = [
     "gold/facts",
     "gold_intermediate/claim_intervals",
     "gold_intermediate/claims_reconciled",
-    "gold_intermediate/measure_consensus",
     "gold_intermediate/measure_merges",
     "gold_intermediate/precise_merges",
     "gold_intermediate/touched_stories",
@@ -99,17 +98,17 @@ def test_definitions_load_with_the_expected_asset_keys(definitions):
         "gold_intermediate/measure_merges",
         "gold_intermediate/touched_stories",
     }
-    # facts reconcile after measures merge: intervals -> per measure -> precise merges ->
+    # facts reconcile after measures merge: intervals -> per measure and precise merges ->
     # synonyms and vague measures -> per fact; each rebuilds the stories silver changed
     touched = "gold_intermediate/touched_stories"
     assert parents[touched] == {"silver/claims", "silver/article_stories"}
     assert parents["gold_intermediate/precise_merges"] == {
-        "gold_intermediate/measure_consensus",
+        "gold_intermediate/claim_intervals",
         touched,
     }
     assert parents["gold_intermediate/measure_merges"] == {
         "gold_intermediate/precise_merges",
-        "gold_intermediate/measure_consensus",
+        "gold_intermediate/claim_intervals",
         touched,
     }
     assert parents["gold_intermediate/claims_reconciled"] == {

@@ -36,7 +36,6 @@ LINEAGE_NODES = (
     "article_stories",
     "touched_stories",
     "claim_intervals",
-    "measure_consensus",
     "precise_merges",
     "measure_merges",
     "claims_reconciled",

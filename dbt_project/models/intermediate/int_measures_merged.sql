@@ -109,7 +109,7 @@ scoped as (
 ),
 
 claims as (
-    select * from {{ ref('int_measures_reconciled') }}
+    select * from {{ ref('int_claims_bounded') }}
     where story_id in (select story_id from in_scope)
 ),
 {%- else -%}
@@ -118,7 +118,7 @@ scoped as (
 ),
 
 claims as (
-    select * from {{ ref('int_measures_reconciled') }}
+    select * from {{ ref('int_claims_bounded') }}
 ),
 {%- endif %}
 

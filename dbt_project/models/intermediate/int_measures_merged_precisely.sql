@@ -13,12 +13,17 @@
 -- Each step is a window over the measure's partition: Spark plans a CTE again at every mention,
 -- so self-joins of CTEs mentioned later multiplied this model's plan (benchmarks/HISTORY.md).
 
+{% set bounded %}(select * from {{ ref('int_claims_bounded') }} {{ story_filter(is_incremental()) }}){% endset -%}
+
+-- Each measure's claims reconciled (reconcile_claims): its consensus. A CTE, not a model of its
+-- own, whose table would cost each build a Delta write (benchmarks/HISTORY.md, 2026-12-07).
 with claims as (
-    select * from {{ ref('int_measures_reconciled') }} {{ story_filter(is_incremental()) }}
+    {{ reconcile_claims(bounded, 'measure_id') }}
 ),
 
+-- From the claims, not from `claims`: Spark would plan that CTE again here.
 told_apart as (
-    {{ measures_told_apart('claims') }}
+    {{ measures_told_apart(bounded) }}
 ),
 
 measures as (
