@@ -35,7 +35,7 @@ from pathlib import Path
 
 import yaml
 
-from evaluation.facts import load_truth_claims, load_truth_facts, score_identity, score_synthetic
+from evaluation.facts import score_corpus
 from lake.bronze.parse import parse_file
 from lake.schemas import FRAME_PARTS
 from lake.silver import kinds
@@ -734,8 +734,7 @@ def measure(n: int, workdir: Path, seed: int) -> dict:
     _write_jsonl(out / "fact_conflicts.jsonl", conflicts)
     stages["gold"] = time.perf_counter() - started
     keys = {a: Path(art["source_uri"]).stem for a, art in articles.items()}
-    scores = score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
-    scores.update(score_identity(evidence, claims, load_truth_claims(corpus), keys))
+    scores = score_corpus(facts, conflicts, evidence, claims, corpus, keys)
 
     total = sum(stages.values())
     return {

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from evaluation.claims import load_truth, score
-from evaluation.facts import load_truth_claims, load_truth_facts, score_identity, score_synthetic
+from evaluation.facts import score_corpus
 from lake.config import load_settings
 from lake.pipeline import run_pipeline
 from lake.spark import get_spark
@@ -76,8 +76,7 @@ def _fact_scores(lake: Lake, corpus: Path) -> dict:
         .select("claim_id", "article_id", "char_start", "char_end")
         .collect()
     ]
-    scores = score_synthetic(facts, conflicts, load_truth_facts(corpus), keys)
-    scores.update(score_identity(evidence, claims, load_truth_claims(corpus), keys))
+    scores = score_corpus(facts, conflicts, evidence, claims, corpus, keys)
     return scores
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import yaml
 
+from lake.silver import kinds as KINDS
 from synthetic import vocabulary as V
 
 
@@ -147,6 +148,15 @@ def _same_value(kind: str, gold_value: float | None, gold_text: str | None, true
     return abs(gold_value - float(true)) <= 1e-6 * max(1.0, abs(float(true)))
 
 
+def _in_gold_unit(kind: str, value, unit: str | None):
+    """A true value in the unit gold compares its kind in (its kind's gold_unit: a length in
+    meters, a duration in days), as gold.facts' consensus values are; as it is otherwise."""
+    spec = KINDS.BY_NAME.get(kind)
+    if value is None or spec is None or spec.gold_unit is None or unit not in spec.units:
+        return value
+    return float(value) * spec.units[unit] / spec.units[spec.gold_unit]
+
+
 # A fact's bounds pin a value when they hold it and span at most this share of the upper bound:
 # "about 180,000" with "at least 178,000" is [178,000, 198,000] and pins a true 178,000.
 PINNED_SHARE = 0.2
@@ -233,7 +243,11 @@ def _is_minority(
 
 
 def score_synthetic(
-    facts: list[dict], conflicts: list[dict], truth_facts: list[dict], article_keys: dict
+    facts: list[dict],
+    conflicts: list[dict],
+    truth_facts: list[dict],
+    article_keys: dict,
+    labelled: set[str] | None = None,
 ) -> dict:
     """Fact precision / recall / F1 and conflict recall against a synthetic corpus's
     truth/facts.jsonl. article_keys: article_id -> the truth's article key (file stem).
@@ -245,7 +259,11 @@ def score_synthetic(
     planted conflict is found when its matched fact has a conflict row with the true value on
     one side (within 10% for numbers: `_near`) and, on the other, the planted value or an
     article the truth lists as contradicting: a minority that writes "more than 3,000,000" for
-    a planted 3.8 million is flagged though no side can state 3.8 million."""
+    a planted 3.8 million is flagged though no side can state 3.8 million.
+
+    `labelled`: the gold facts holding a planted claim (facts_holding_true_claims). Given, the
+    precision is also reported over those only: the truth does not label every figure an
+    article states ("said Tuesday"), and a fact of such figures can be judged neither way."""
     scored = [f for f in facts if f.get("consensus_text") is not None]
     # Only a fact sharing an article can overlap: index facts by (kind, article) so scoring
     # stays linear at 100k articles; candidates keep the facts' order (ties go to the first).
@@ -261,11 +279,12 @@ def score_synthetic(
     for true in truth_facts:
         want = set(true["supporting_articles"]) | set(true["contradicting_articles"])
         best, best_j = None, 0.0
+        in_gold_unit = _in_gold_unit(true["kind"], true["true_value"], true.get("unit"))
         candidates = sorted({i for a in want for i in by_article.get((true["kind"], a), [])})
         for fact in (scored[i] for i in candidates):
             if fact["fact_id"] in used:
                 continue
-            if not _fact_has_value(fact, true["kind"], true["true_value"]):
+            if not _fact_has_value(fact, true["kind"], in_gold_unit):
                 continue
             j = _jaccard({article_keys.get(a, a) for a in fact["articles"] or []}, want)
             if j >= 0.5 and j > best_j:
@@ -289,7 +308,20 @@ def score_synthetic(
     precision = matched / len(scored) if scored else 0.0
     recall = matched / len(truth_facts) if truth_facts else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    judged = {}
+    if labelled is not None:
+        held = [f for f in scored if f["fact_id"] in labelled]
+        held_matched = sum(f["fact_id"] in used for f in held)
+        precision_held = held_matched / len(held) if held else 0.0
+        total = precision_held + recall
+        f1_held = 2 * precision_held * recall / total if total else 0.0
+        judged = {
+            "gold_facts_holding_truth": len(held),
+            "fact_precision_holding_truth": round(precision_held, 3),
+            "fact_f1_holding_truth": round(f1_held, 3),
+        }
     return {
+        **judged,
         "true_facts": len(truth_facts),
         "gold_facts": len(scored),
         "gold_facts_without_value": len(facts) - len(scored),
@@ -347,6 +379,45 @@ def score_identity(
             sum(len(landed[m]) == 1 for m in stated_twice), len(stated_twice)
         ),
     }
+
+
+def _facts_holding_truth(
+    evidence: list[dict], claims: list[dict], truth_claims: list[dict], article_keys: dict
+) -> set[str]:
+    """The gold facts holding a claim whose span overlaps a planted claim's in its article (the
+    extractor's span may take in a word more or less than the truth's)."""
+    planted: dict[str, list[tuple[int, int]]] = {}
+    for c in truth_claims:
+        planted.setdefault(c["article_key"], []).append((c["char_start"], c["char_end"]))
+    by_claim = {c["claim_id"]: c for c in claims}
+    held = set()
+    for e in evidence:
+        c = by_claim.get(e["claim_id"])
+        if c is None:
+            continue
+        spans = planted.get(article_keys.get(c["article_id"], c["article_id"]), [])
+        if any(start < c["char_end"] and c["char_start"] < end for start, end in spans):
+            held.add(e["fact_id"])
+    return held
+
+
+def score_corpus(
+    facts: list[dict],
+    conflicts: list[dict],
+    evidence: list[dict],
+    claims: list[dict],
+    corpus_dir: Path,
+    article_keys: dict,
+) -> dict:
+    """Every fact score against a synthetic corpus's truth: score_synthetic (its precision also
+    over the facts holding a planted claim) and score_identity."""
+    truth_claims = load_truth_claims(corpus_dir)
+    labelled = _facts_holding_truth(evidence, claims, truth_claims, article_keys)
+    scores = score_synthetic(
+        facts, conflicts, load_truth_facts(corpus_dir), article_keys, labelled=labelled
+    )
+    scores.update(score_identity(evidence, claims, truth_claims, article_keys))
+    return scores
 
 
 def load_truth_claims(corpus_dir: Path) -> list[dict]:

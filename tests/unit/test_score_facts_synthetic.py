@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from evaluation.facts import _near, score_synthetic
+import json
+from pathlib import Path
+
+from evaluation.facts import _near, score_corpus, score_synthetic
 
 TRUTH = [
     {  # matched, status right, its planted conflict found
@@ -166,3 +169,60 @@ def test_a_conflict_side_states_a_clock_time_in_utc():
     assert _near("time", "02:40+00:00", 150.0)
     assert not _near("time", "23:30-05:00", 150.0)
     assert not _near("time", "21:30", 150.0)  # no offset: no instant to compare
+
+
+def test_precision_is_also_reported_over_the_facts_holding_a_planted_claim(tmp_path: Path):
+    """f1 states the true 571 (a planted claim of a1, spans overlapping: the extractor took in
+    the noun); f2 holds only "Tuesday" of a statement the truth does not label; f3 holds a
+    planted claim of a5 but matches no true fact (wrong value). Precision 1/3 over every fact,
+    1/2 over the two holding a planted claim."""
+    truth = tmp_path / "truth"
+    truth.mkdir()
+    planted = [
+        {"article_key": "a1", "char_start": 10, "char_end": 13, "measure": "e0:troops"},
+        {"article_key": "a2", "char_start": 4, "char_end": 7, "measure": "e0:troops"},
+        {"article_key": "a5", "char_start": 0, "char_end": 3, "measure": "e0:homes"},
+    ]
+    (truth / "claims.jsonl").write_text("\n".join(json.dumps(c) for c in planted))
+    true_facts = [{**TRUTH[0], "supporting_articles": ["a1", "a2"], "contradicting_articles": []}]
+    (truth / "facts.jsonl").write_text(json.dumps(true_facts[0]))
+    facts = [
+        _fact("f1", "count", 571.0, "571", ["id1", "id2"], "corroborated"),
+        _fact("f2", "date", None, "2025-05-20", ["id1"], "single_source"),
+        _fact("f3", "count", 40.0, "40", ["id5"], "single_source"),
+    ]
+    claims = [
+        {"claim_id": "c1", "article_id": "id1", "char_start": 10, "char_end": 20},
+        {"claim_id": "c2", "article_id": "id2", "char_start": 4, "char_end": 7},
+        {"claim_id": "c3", "article_id": "id1", "char_start": 30, "char_end": 37},
+        {"claim_id": "c4", "article_id": "id5", "char_start": 0, "char_end": 2},
+    ]
+    evidence = [
+        {"fact_id": "f1", "claim_id": "c1"},
+        {"fact_id": "f1", "claim_id": "c2"},
+        {"fact_id": "f2", "claim_id": "c3"},
+        {"fact_id": "f3", "claim_id": "c4"},
+    ]
+    keys = {"id1": "a1", "id2": "a2", "id5": "a5"}
+    scores = score_corpus(facts, [], evidence, claims, tmp_path, keys)
+    assert (scores["matched"], scores["gold_facts"], scores["fact_precision"]) == (1, 3, 0.333)
+    assert (scores["gold_facts_holding_truth"], scores["fact_precision_holding_truth"]) == (2, 0.5)
+    assert scores["fact_f1_holding_truth"] == 0.667
+    assert "gold_facts_holding_truth" not in score_synthetic(facts, [], true_facts, keys)
+
+
+def test_a_true_value_is_compared_in_the_unit_gold_compares_its_kind_in():
+    """gold.facts states a length's consensus in meters (its kind's gold_unit) and a
+    duration's in days; the truth states the planted unit."""
+    truth = [
+        {**TRUTH[0], "kind": "length", "true_value": 17.0, "unit": "miles", "conflict_value": None},
+        {**TRUTH[1], "kind": "duration", "true_value": 2.0, "unit": "weeks"},
+    ]
+    facts = [
+        _fact("f1", "length", 27358.848, "17", ["id1", "id2", "id3", "id4"], "conflicting"),
+        _fact("f2", "duration", 14.0, "2", ["id1", "id2"], "corroborated"),
+    ]
+    keys = {f"id{i}": f"a{i}" for i in range(1, 5)}
+    assert score_synthetic(facts, [], truth, keys)["matched"] == 2
+    miles = [{**truth[0], "unit": None}]  # no unit to scale from: 17 is not 27,358.848
+    assert score_synthetic(facts, [], miles, keys)["matched"] == 0
