@@ -261,7 +261,7 @@ def score_synthetic(
     article the truth lists as contradicting: a minority that writes "more than 3,000,000" for
     a planted 3.8 million is flagged though no side can state 3.8 million.
 
-    `labelled`: the gold facts holding a planted claim (facts_holding_true_claims). Given, the
+    `labelled`: the gold facts holding a planted claim (_planted_members). Given, the
     precision is also reported over those only: the truth does not label every figure an
     article states ("said Tuesday"), and a fact of such figures can be judged neither way."""
     scored = [f for f in facts if f.get("consensus_text") is not None]
@@ -343,19 +343,9 @@ def score_identity(
     truth/claims.jsonl, whose claims name their measure: fact purity (gold facts holding a true
     claim whose true claims name one measure; also of facts with two or more) and
     corroboration recall (true measures stated in two or more articles whose claims all land in
-    one gold fact). evidence: gold.fact_evidence rows; claims: silver.claims rows."""
-    measure_at = {
-        (c["article_key"], c["char_start"], c["char_end"]): c["measure"] for c in truth_claims
-    }
-    by_claim = {c["claim_id"]: c for c in claims}
-    members: dict[str, list[tuple[str, str]]] = {}
-    for e in evidence:
-        c = by_claim.get(e["claim_id"])
-        if c is None:
-            continue
-        key = (article_keys.get(c["article_id"], c["article_id"]), c["char_start"], c["char_end"])
-        if key in measure_at:
-            members.setdefault(e["fact_id"], []).append((measure_at[key], c["article_id"]))
+    one gold fact). evidence: gold.fact_evidence rows; claims: silver.claims rows. A gold claim
+    states the planted claim whose span its own overlaps (_planted_members)."""
+    members = _planted_members(evidence, claims, truth_claims, article_keys)
     multi = [ms for ms in members.values() if len(ms) > 1]
     landed: dict[str, set] = {}
     articles: dict[str, set] = {}
@@ -381,24 +371,34 @@ def score_identity(
     }
 
 
-def _facts_holding_truth(
+def _planted_members(
     evidence: list[dict], claims: list[dict], truth_claims: list[dict], article_keys: dict
-) -> set[str]:
-    """The gold facts holding a claim whose span overlaps a planted claim's in its article (the
-    extractor's span may take in a word more or less than the truth's)."""
-    planted: dict[str, list[tuple[int, int]]] = {}
+) -> dict[str, list[tuple[str, str]]]:
+    """gold fact id -> (true measure, article id) of each of its claims that states a planted
+    claim: the first planted claim of its article whose span overlaps the claim's (the
+    extractor's span may take in a word more or less than the truth's, "about 9,900 troops"
+    for "about 9,900")."""
+    planted: dict[str, list[tuple[int, int, str]]] = {}
     for c in truth_claims:
-        planted.setdefault(c["article_key"], []).append((c["char_start"], c["char_end"]))
+        planted.setdefault(c["article_key"], []).append(
+            (c["char_start"], c["char_end"], c["measure"])
+        )
+    for spans in planted.values():
+        spans.sort()
     by_claim = {c["claim_id"]: c for c in claims}
-    held = set()
+    members: dict[str, list[tuple[str, str]]] = {}
     for e in evidence:
         c = by_claim.get(e["claim_id"])
         if c is None:
             continue
         spans = planted.get(article_keys.get(c["article_id"], c["article_id"]), [])
-        if any(start < c["char_end"] and c["char_start"] < end for start, end in spans):
-            held.add(e["fact_id"])
-    return held
+        measure = next(
+            (m for start, end, m in spans if start < c["char_end"] and c["char_start"] < end),
+            None,
+        )
+        if measure is not None:
+            members.setdefault(e["fact_id"], []).append((measure, c["article_id"]))
+    return members
 
 
 def score_corpus(
@@ -412,7 +412,7 @@ def score_corpus(
     """Every fact score against a synthetic corpus's truth: score_synthetic (its precision also
     over the facts holding a planted claim) and score_identity."""
     truth_claims = load_truth_claims(corpus_dir)
-    labelled = _facts_holding_truth(evidence, claims, truth_claims, article_keys)
+    labelled = set(_planted_members(evidence, claims, truth_claims, article_keys))
     scores = score_synthetic(
         facts, conflicts, load_truth_facts(corpus_dir), article_keys, labelled=labelled
     )

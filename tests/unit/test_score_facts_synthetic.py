@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from evaluation.facts import _near, score_corpus, score_synthetic
+from evaluation.facts import _near, score_corpus, score_identity, score_synthetic
 
 TRUTH = [
     {  # matched, status right, its planted conflict found
@@ -226,3 +226,38 @@ def test_a_true_value_is_compared_in_the_unit_gold_compares_its_kind_in():
     assert score_synthetic(facts, [], truth, keys)["matched"] == 2
     miles = [{**truth[0], "unit": None}]  # no unit to scale from: 17 is not 27,358.848
     assert score_synthetic(facts, [], miles, keys)["matched"] == 0
+
+
+def test_identity_reads_a_claim_as_the_planted_claim_its_span_overlaps():
+    """Planted: troops in a1, a2 and a3, homes in a1. Gold's spans take in the noun ("9,900
+    troops" for "9,900"). f1 holds the troops of a1 and a2 and the homes of a1 (impure); f2
+    holds the troops of a3 alone, so the troops (three articles) are split; the homes are in
+    one article only. A claim overlapping no planted span (c5, "said Tuesday") is read as none."""
+    planted = [
+        {"article_key": "a1", "char_start": 10, "char_end": 15, "measure": "troops"},
+        {"article_key": "a2", "char_start": 0, "char_end": 5, "measure": "troops"},
+        {"article_key": "a3", "char_start": 20, "char_end": 25, "measure": "troops"},
+        {"article_key": "a1", "char_start": 40, "char_end": 43, "measure": "homes"},
+    ]
+    claims = [
+        {"claim_id": "c1", "article_id": "id1", "char_start": 10, "char_end": 22},
+        {"claim_id": "c2", "article_id": "id2", "char_start": 0, "char_end": 12},
+        {"claim_id": "c3", "article_id": "id3", "char_start": 20, "char_end": 32},
+        {"claim_id": "c4", "article_id": "id1", "char_start": 40, "char_end": 49},
+        {"claim_id": "c5", "article_id": "id2", "char_start": 60, "char_end": 67},
+    ]
+    evidence = [
+        {"fact_id": "f1", "claim_id": "c1"},
+        {"fact_id": "f1", "claim_id": "c2"},
+        {"fact_id": "f1", "claim_id": "c4"},
+        {"fact_id": "f2", "claim_id": "c3"},
+        {"fact_id": "f3", "claim_id": "c5"},
+    ]
+    keys = {"id1": "a1", "id2": "a2", "id3": "a3"}
+    assert score_identity(evidence, claims, planted, keys) == {
+        "fact_purity": 0.5,  # f2 pure, f1 not; f3 holds no planted claim
+        "multi_claim_fact_purity": 0.0,  # f1, the one fact of two or more
+        "corroboration_recall": 0.0,  # troops, the one measure of two or more articles
+    }
+    f2_joins = [*evidence[:3], {"fact_id": "f1", "claim_id": "c3"}]
+    assert score_identity(f2_joins, claims, planted, keys)["corroboration_recall"] == 1.0
