@@ -215,7 +215,7 @@ def test_run_end_to_end_twice(spark, cli_run, hosted_engine):
     assert "silver: 5 articles grouped into 1 stories, 5 rows changed" in text
     assert "bronze.articles │ 5 │ 1" in text
     assert (
-        f"dagster: 14 materializations and 51 check results recorded in {warehouse / '_dagster'}"
+        f"dagster: 13 materializations and 51 check results recorded in {warehouse / '_dagster'}"
         in text
     )
     # The rerun as cron or CI would log it: one JSON object per line on stdout.
