@@ -46,6 +46,19 @@ def _fact(fact_id, kind, value, text, articles, status):
     }
 
 
+def _claims(*rows: tuple[str, str, int, int]) -> list[dict]:
+    """silver.claims rows: (claim_id, article_id, char_start, char_end)."""
+    return [
+        {"claim_id": c, "article_id": a, "char_start": start, "char_end": end}
+        for c, a, start, end in rows
+    ]
+
+
+def _evidence(*pairs: tuple[str, str]) -> list[dict]:
+    """gold.fact_evidence rows: (fact_id, claim_id)."""
+    return [{"fact_id": f, "claim_id": c} for f, c in pairs]
+
+
 def test_facts_and_conflicts_are_scored_against_the_truth():
     facts = [
         _fact("f1", "count", 571.0, "571", ["id1", "id2", "id3", "id4"], "conflicting"),
@@ -191,18 +204,18 @@ def test_precision_is_also_reported_over_the_facts_holding_a_planted_claim(tmp_p
         _fact("f2", "date", None, "2025-05-20", ["id1"], "single_source"),
         _fact("f3", "count", 40.0, "40", ["id5"], "single_source"),
     ]
-    claims = [
-        {"claim_id": "c1", "article_id": "id1", "char_start": 10, "char_end": 20},
-        {"claim_id": "c2", "article_id": "id2", "char_start": 4, "char_end": 7},
-        {"claim_id": "c3", "article_id": "id1", "char_start": 30, "char_end": 37},
-        {"claim_id": "c4", "article_id": "id5", "char_start": 0, "char_end": 2},
-    ]
-    evidence = [
-        {"fact_id": "f1", "claim_id": "c1"},
-        {"fact_id": "f1", "claim_id": "c2"},
-        {"fact_id": "f2", "claim_id": "c3"},
-        {"fact_id": "f3", "claim_id": "c4"},
-    ]
+    claims = _claims(
+        ("c1", "id1", 10, 20),
+        ("c2", "id2", 4, 7),
+        ("c3", "id1", 30, 37),
+        ("c4", "id5", 0, 2),
+    )
+    evidence = _evidence(
+        ("f1", "c1"),
+        ("f1", "c2"),
+        ("f2", "c3"),
+        ("f3", "c4"),
+    )
     keys = {"id1": "a1", "id2": "a2", "id5": "a5"}
     scores = score_corpus(facts, [], evidence, claims, tmp_path, keys)
     assert (scores["matched"], scores["gold_facts"], scores["fact_precision"]) == (1, 3, 0.333)
@@ -239,20 +252,20 @@ def test_identity_reads_a_claim_as_the_planted_claim_its_span_overlaps():
         {"article_key": "a3", "char_start": 20, "char_end": 25, "measure": "troops"},
         {"article_key": "a1", "char_start": 40, "char_end": 43, "measure": "homes"},
     ]
-    claims = [
-        {"claim_id": "c1", "article_id": "id1", "char_start": 10, "char_end": 22},
-        {"claim_id": "c2", "article_id": "id2", "char_start": 0, "char_end": 12},
-        {"claim_id": "c3", "article_id": "id3", "char_start": 20, "char_end": 32},
-        {"claim_id": "c4", "article_id": "id1", "char_start": 40, "char_end": 49},
-        {"claim_id": "c5", "article_id": "id2", "char_start": 60, "char_end": 67},
-    ]
-    evidence = [
-        {"fact_id": "f1", "claim_id": "c1"},
-        {"fact_id": "f1", "claim_id": "c2"},
-        {"fact_id": "f1", "claim_id": "c4"},
-        {"fact_id": "f2", "claim_id": "c3"},
-        {"fact_id": "f3", "claim_id": "c5"},
-    ]
+    claims = _claims(
+        ("c1", "id1", 10, 22),
+        ("c2", "id2", 0, 12),
+        ("c3", "id3", 20, 32),
+        ("c4", "id1", 40, 49),
+        ("c5", "id2", 60, 67),
+    )
+    evidence = _evidence(
+        ("f1", "c1"),
+        ("f1", "c2"),
+        ("f1", "c4"),
+        ("f2", "c3"),
+        ("f3", "c5"),
+    )
     keys = {"id1": "a1", "id2": "a2", "id3": "a3"}
     assert score_identity(evidence, claims, planted, keys) == {
         "fact_purity": 0.5,  # f2 pure, f1 not; f3 holds no planted claim
