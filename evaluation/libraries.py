@@ -5,7 +5,7 @@
         --tempeval <qiangning/StructTempRel-EMNLP17> [--json]
 
 Each library is measured where it would replace one of our rules, and kept only where it wins
-(docs/accuracy.md has the figures and the decisions):
+(docs/accuracy-history.md has the figures and the decisions):
 
 * sentences: pysbd in place of ``lake.silver.sentences.split_sentences`` inside the extractor,
   so everything downstream is ours: BASIL recall, precision and value accuracy, TempEval-3
