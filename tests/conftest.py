@@ -151,8 +151,7 @@ def gold(spark, cli_run, tmp_path_factory):
     settings = load_settings(
         warehouse=tmp_path_factory.mktemp("gold") / "warehouse", input_dir=SEEDS
     )
-    # Not the run's Spark scratch folder: its JVM may still be deleting it.
-    shutil.copytree(built, settings.warehouse, ignore=_spark_scratch)
+    copy_warehouse(built, settings.warehouse)
     lake = Lake(spark, settings.warehouse)
     lake.register_all()
     names = {
@@ -162,8 +161,14 @@ def gold(spark, cli_run, tmp_path_factory):
     return lake, settings, done.stdout, names
 
 
-def _spark_scratch(folder: str, names: list[str]) -> list[str]:
-    return ["tmp"] if Path(folder).name == "_spark" else []
+def copy_warehouse(built: Path, to: Path) -> None:
+    """A copy of a warehouse another process built, without that run's Spark scratch folder:
+    its JVM may still be deleting it."""
+
+    def scratch(folder: str, names: list[str]) -> list[str]:
+        return ["tmp"] if Path(folder).name == "_spark" else []
+
+    shutil.copytree(built, to, ignore=scratch)
 
 
 def contracts_with_fail_rule(tmp_path: Path, table: str, name: str, predicate: str) -> Path:

@@ -41,9 +41,9 @@ def test_the_pipeline_benchmark_prints_every_figure_and_scores_claims(benchmark_
     assert run["story_pair_precision"] >= 0.9 and run["story_pair_recall"] >= 0.9
     for field in ("fact_precision", "fact_recall", "fact_f1", "conflict_recall"):
         assert field in run, field
-    # Floors against regressions (docs/accuracy-history.md, "Fact identity"): since gold reconciles by
-    # claim frames, facts hold one quantity (purity 0.994 in process) but one quantity worded
-    # with two verbs splits (F1 0.861, 2026-12-02).
+    # Floors against regressions (docs/accuracy-history.md, "Fact identity"): since gold
+    # reconciles by claim frames, facts hold one quantity (purity 0.994 in process) but one
+    # quantity worded with two verbs splits (F1 0.861, 2026-12-02).
     assert run["fact_f1"] >= 0.84
     assert run["fact_purity"] >= 0.98
     assert run["true_facts"] > 0 and run["gold_facts"] > 0

@@ -17,7 +17,7 @@ import dagster as dg
 import pytest
 from pyspark.sql import functions as F
 
-from ..conftest import REPO, SEEDS
+from ..conftest import REPO, SEEDS, copy_warehouse
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = REPO / "test-artifacts"
@@ -74,7 +74,7 @@ def dagster_ui(tmp_path_factory, cli_run, hosted_engine):
     by this test process): (url, work folder, the engine)."""
     port = _free_port()
     work = tmp_path_factory.mktemp("ui")
-    shutil.copytree(cli_run[0], work / "warehouse")
+    copy_warehouse(cli_run[0], work / "warehouse")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAIMHOUSE_", "DAGSTER_"))}
     proc = subprocess.Popen(
         [str(Path(sys.executable).parent / "claimhouse"), "ui", "--port", str(port)]
