@@ -20,7 +20,7 @@ from lake.schemas import GOLD_BUILD_TABLES, SILVER_CLAIMS
 from lake.storage import Lake, LakeError
 from synthetic.generate import generate
 
-from ..conftest import REPO, SEEDS, claimhouse
+from ..conftest import REPO, SEEDS, claimhouse, copy_warehouse
 
 
 def _copy_articles(paths: list[Path], corpus: Path, into: Path) -> None:
@@ -41,7 +41,7 @@ def test_incremental_gold_equals_a_full_refresh_after_batches_of_changes(
     inputs = tmp_path / "input"
     shutil.copytree(SEEDS, inputs)
     settings = load_settings(warehouse=tmp_path / "warehouse", input_dir=inputs)
-    shutil.copytree(built, settings.warehouse)  # the seeds, gold built in full
+    copy_warehouse(built, settings.warehouse)  # the seeds, gold built in full
     lake = Lake(spark, settings.warehouse)
     lake.register_all()
 
