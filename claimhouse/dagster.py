@@ -4,9 +4,6 @@ handed over by orchestration.launcher, run in this process)."""
 from __future__ import annotations
 
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -53,49 +50,7 @@ def ui(
 def dagster_run(input_json: str) -> None:
     """A Dagster run handed over by orchestration.launcher: what `dagster api execute_run`
     does, in this process (the warm engine's, when it is up)."""
-    from dagster._cli.api import _execute_run_command_body
-    from dagster._cli.utils import get_instance_for_cli
-    from dagster._grpc.types import ExecuteRunArgs
-    from dagster._serdes import deserialize_value
+    from orchestration.launcher import execute_handed_over
 
-    args = deserialize_value(input_json, ExecuteRunArgs)
-    with (
-        get_instance_for_cli(instance_ref=args.instance_ref) as instance,
-        _spark_jobs_cancelled_when_terminated(instance, args.run_id),
-    ):
-        code = _execute_run_command_body(
-            args.run_id, instance, lambda event: None, set_exit_code_on_failure=True
-        )
-    if code:
+    if not execute_handed_over(input_json):
         raise typer.Exit(EXIT_DATA)
-
-
-@contextmanager
-def _spark_jobs_cancelled_when_terminated(instance, run_id: str) -> Iterator[None]:
-    """While the block runs the Dagster run, a thread polls its status; once Terminate marked
-    it canceling (orchestration.launcher), each poll cancels the Spark jobs running then, so
-    the step under way fails and no other starts (orchestration.resources). A thread of its
-    own and no signal: the run's thread may be inside a call to the JVM, which an interrupt
-    there would leave half-read."""
-    from dagster import DagsterInstance, DagsterRunStatus
-
-    from lake.stop import cancel_spark_jobs
-
-    done = threading.Event()
-    every = instance.cancellation_thread_poll_interval_seconds
-    ref = instance.get_ref()
-
-    def watch() -> None:
-        with DagsterInstance.from_ref(ref) as own:  # an instance per thread, as Dagster's
-            while not done.wait(every):
-                run = own.get_run_by_id(run_id)
-                if run is not None and run.status == DagsterRunStatus.CANCELING:
-                    cancel_spark_jobs()
-
-    watcher = threading.Thread(target=watch, name="claimhouse-run-cancel", daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        done.set()
-        watcher.join()

@@ -14,16 +14,26 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from dagster import DagsterInstance
-from dagster._core.launcher import LaunchRunContext
-from dagster._core.launcher.default_run_launcher import DefaultRunLauncher
+from dagster import (
+    DagsterInstance,
+    DagsterRunStatus,
+    DefaultRunLauncher,
+    deserialize_value,
+    serialize_value,
+)
+
+# Private, and here only: Dagster has no public API that executes a run which exists already
+# (the UI made it) in this process. `dagster api execute_run` takes these arguments.
 from dagster._grpc.types import ExecuteRunArgs
-from dagster._serdes import serialize_value
 
 from lake import engine
 from lake.config import SettingsError, load_settings
+from lake.stop import cancel_spark_jobs
 
 ENGINE_PID_TAG = "claimhouse/engine_client_pid"
 
@@ -52,7 +62,7 @@ def execute_run_args(instance: DagsterInstance, run_id: str, job_code_origin) ->
 class EngineRunLauncher(DefaultRunLauncher):
     """Runs go to the warm engine when it is up; otherwise Dagster's default launcher."""
 
-    def launch_run(self, context: LaunchRunContext) -> None:
+    def launch_run(self, context) -> None:
         run = context.dagster_run
         if not engine_up() or run.job_code_origin is None:
             return super().launch_run(context)
@@ -123,3 +133,49 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # alive, another user's
         pass
     return True
+
+
+def execute_handed_over(input_json: str) -> bool:
+    """Execute in this process (the warm engine's, when it is up) a run EngineRunLauncher
+    handed over, as `dagster api execute_run` would; whether it succeeded."""
+    # What that command runs (private, as above); imported here: the webserver and the daemon
+    # load this module for the launcher alone.
+    from dagster._cli.api import _execute_run_command_body
+    from dagster._cli.utils import get_instance_for_cli
+
+    args = deserialize_value(input_json, ExecuteRunArgs)
+    with (
+        get_instance_for_cli(instance_ref=args.instance_ref) as instance,
+        _spark_jobs_cancelled_when_terminated(instance, args.run_id),
+    ):
+        code = _execute_run_command_body(
+            args.run_id, instance, lambda event: None, set_exit_code_on_failure=True
+        )
+    return not code
+
+
+@contextmanager
+def _spark_jobs_cancelled_when_terminated(instance: DagsterInstance, run_id: str) -> Iterator[None]:
+    """While the block runs the Dagster run, a thread polls its status; once Terminate marked
+    it canceling (terminate above), each poll cancels the Spark jobs running then, so the step
+    under way fails and no other starts (orchestration.resources). A thread of its own and no
+    signal: the run's thread may be inside a call to the JVM, which an interrupt there would
+    leave half-read."""
+    done = threading.Event()
+    every = instance.cancellation_thread_poll_interval_seconds
+    ref = instance.get_ref()
+
+    def watch() -> None:
+        with DagsterInstance.from_ref(ref) as own:  # an instance per thread, as Dagster's
+            while not done.wait(every):
+                run = own.get_run_by_id(run_id)
+                if run is not None and run.status == DagsterRunStatus.CANCELING:
+                    cancel_spark_jobs()
+
+    watcher = threading.Thread(target=watch, name="claimhouse-run-cancel", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watcher.join()
