@@ -14,7 +14,7 @@ from lake.silver.attribution import Attribution, find_attributions, outlet_posit
 from lake.silver.dates import find_dates
 from lake.silver.durations import find_durations
 from lake.silver.frames import Frame, frame_of, is_unit
-from lake.silver.kinds.length import length_key, restates
+from lake.silver.kinds import BY_NAME
 from lake.silver.measure import UNNAMED, date_key, duration_key, quantity_key, time_key
 from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
@@ -238,7 +238,8 @@ def _frame_sentence(claims: list[Claim], s: Sentence, sources: list[tuple[int, i
         for c in claims
         if c.kind == "date" and c.date_start
     ]
-    before: tuple[int, str] | None = None  # the end and key of the sentence's last length
+    # kind -> the end and key of the sentence's last claim of a kind keyed by its own rule
+    before: dict[str, tuple[int, str]] = {}
     for c in claims:
         start, end = c.char_start - s.start, c.char_end - s.start
         counted = None
@@ -247,15 +248,16 @@ def _frame_sentence(claims: list[Claim], s: Sentence, sources: list[tuple[int, i
             if at < 0:
                 at = s.text.rfind(c.subject, 0, start)
             counted = (at, at + len(c.subject)) if at >= 0 else None
-        if c.kind == "length":
-            # read as a count of its unit: what it measures is a unit's ("the storm moved 12
-            # miles", "12 miles of the highway"); "nautical miles" is a unit of miles
-            c.frame = frame_of(s.text, "count", start, end, counted, dates, sources, "miles")
+        kind = BY_NAME[c.kind]
+        if kind.frame_as is not None:
+            read_as, unit = kind.frame_as
+            c.frame = frame_of(s.text, read_as, start, end, counted, dates, sources, unit)
             after = s.text[end : end + _CONTEXT]
-            c.measure_key, c.measure_terms = length_key(c.frame, c.claim_text, after)
-            if before is not None and restates(s.text[before[0] : start]):
-                c.measure_key, c.measure_terms = before[1], ["restates"]
-            before = (end, c.measure_key)
+            c.measure_key, c.measure_terms = kind.key()(c.frame, c.claim_text, after)
+            last = before.get(c.kind)
+            if last and kind.restates is not None and kind.restates(s.text[last[0] : start]):
+                c.measure_key, c.measure_terms = last[1], ["restates"]
+            before[c.kind] = (end, c.measure_key)
             continue
         c.frame = frame_of(s.text, c.kind, start, end, counted, dates, sources, c.unit)
         if c.kind in ("duration", "age") and c.measure_key not in UNNAMED:

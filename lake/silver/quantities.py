@@ -20,9 +20,11 @@ from lake.silver.cues import (
     search_end,
 )
 from lake.silver.dates import STREET_AFTER, is_year
-from lake.silver.kinds.length import read_lengths
+from lake.silver.kinds import KINDS
 from lake.silver.kinds.percent import PERCENT_SIGN
 
+# The kinds that read this finder's mentions again (a count of miles is a length), in order.
+_KINDS_READ_AGAIN = tuple(kind.reads for kind in KINDS if kind.reads is not None)
 _UNIT_WORDS = "|".join(sorted(lx.UNITS, key=len, reverse=True))
 _TEN_WORDS = "|".join(lx.TENS)
 _SMALL = rf"(?:(?:{_TEN_WORDS})(?:[- ](?:{_UNIT_WORDS}))?|{_UNIT_WORDS})"
@@ -906,7 +908,9 @@ def find_quantities(sentence: str) -> list[Quantity]:
         result.append(q)
     result = _join_subunits(sentence, _join_ranges(sentence, result))
     _inherit_units(result)
-    return read_lengths(sentence, result)
+    for read in _KINDS_READ_AGAIN:
+        result = read(sentence, result)
+    return result
 
 
 def _join_subunits(sentence: str, found: list[Quantity]) -> list[Quantity]:

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from lake import schemas
 from lake.config import load_settings
 from lake.contracts.spec import load_contracts
 from lake.gold.build import dbt_args
@@ -58,13 +57,6 @@ def test_the_finders_read_the_words_from_the_kinds_modules():
         for name, table in kind.words.items():
             if hasattr(lx, name):
                 assert getattr(lx, name) is table, (kind.name, name)
-
-
-def test_schema_kinds_are_the_registry():
-    fix = "copy kinds.NAMES into lake/schemas.py KINDS (it sits below silver: no import)"
-    assert schemas.KINDS == kinds.NAMES, fix
-    field = schemas.SILVER_CLAIMS.schema["kind"]
-    assert field.metadata["comment"] == " | ".join(kinds.NAMES), fix
 
 
 def test_contract_allowed_values_are_the_registry():
@@ -122,13 +114,6 @@ def test_the_dbt_models_name_no_kind_list_of_their_own():
             if path.name != "dbt_project.yml":
                 assert every not in text, path
                 assert " | ".join(kinds.NAMES) not in text, path
-
-
-def test_the_docs_list_the_kinds_of_the_registry():
-    # Where prose lists every kind (the contract's column docs), it lists the registry's.
-    readme = (REPO / "expectations" / "README.md").read_text()
-    listed = f"validValues: [{', '.join(kinds.NAMES)}]"
-    assert listed in readme, f"expectations/README.md's example should read {listed!r}"
 
 
 def test_the_scorers_and_the_synthetic_corpus_know_only_registered_kinds():

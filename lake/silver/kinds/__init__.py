@@ -1,45 +1,35 @@
-"""The claim kinds, listed once: one module per kind declares it (lake.silver.kinds.base.Kind).
+"""The claim kinds: one module per kind in this package declares it (`KIND`, a
+lake.silver.kinds.base.Kind), and the registry is the package's modules, found here, so adding
+a kind adds a module and edits no list.
 
 Everything else that lists kinds reads this registry: the extractor's finders import the
 kinds' words, gold's dbt project gets its kind lists and unit tables as vars (dbt_vars, passed
 by lake.gold.build.dbt_args), and benchmarks/baseline.py reads the same vars. The lists that
-cannot import it (lake.schemas, which silver's layer sits above; the contracts' YAML; dbt's
-defaults in dbt_project.yml for a build from a shell; the scorers' and the synthetic corpus's
-kinds) are held to it by tests/unit/test_kinds.py.
-docs/add-a-claim-kind.md says how to add one.
+cannot import it (the contracts' YAML; dbt's defaults in dbt_project.yml for a build from a
+shell; the scorers' and the synthetic corpus's kinds) are held to it by
+tests/unit/test_kinds.py. docs/add-a-claim-kind.md says how to add one.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from typing import Any
 
-from lake.silver.kinds import (
-    age,
-    count,
-    date,
-    duration,
-    length,
-    money,
-    percent,
-    rate,
-    ratio,
-    time,
-)
 from lake.silver.kinds.base import Kind
 
-# In silver.claims' documented order (the contracts and dbt list them in this order too).
-KINDS: tuple[Kind, ...] = (
-    count.KIND,
-    rate.KIND,
-    percent.KIND,
-    money.KIND,
-    date.KIND,
-    time.KIND,
-    ratio.KIND,
-    duration.KIND,
-    age.KIND,
-    length.KIND,
-)
+
+def _modules() -> tuple[Kind, ...]:
+    found = (
+        importlib.import_module(f"{__name__}.{module.name}")
+        for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
+        if module.name != "base"
+    )
+    return tuple(module.KIND for module in found)
+
+
+# In their modules' order, by name: every list of kinds (the contract's, dbt's) shows it.
+KINDS: tuple[Kind, ...] = _modules()
 NAMES: tuple[str, ...] = tuple(k.name for k in KINDS)
 BY_NAME: dict[str, Kind] = {k.name: k for k in KINDS}
 # The finders, in the order the extractor runs them over a sentence: a span one finder took is

@@ -33,6 +33,15 @@ class Kind:
     named_only_keys: measure_keys that reconcile only when the claim names who spoke.
     examples: sentences and the claim text the finder must emit as this kind
         (tests/unit/test_kinds.py runs them).
+    reads: for a kind the shared quantity finder emits by reading its mentions again (a count
+        of miles is a length): that reading, (sentence, mentions) -> mentions, run by the
+        finder over each sentence's mentions in the registry's order.
+    frame_as: for a kind whose own rule names its measure from its frame: the (kind, unit)
+        the frame is read as (a length as a count of its unit). Its `measure_key` then takes
+        (frame, claim_text, the sentence's text after the claim).
+    restates: with frame_as: (the text between two claims of this kind in one sentence) ->
+        whether the second restates the first ("12 miles (19 kilometers)"), and so takes its
+        measure.
     """
 
     name: str
@@ -47,6 +56,9 @@ class Kind:
     solitary_keys: tuple[str, ...] = ()
     named_only_keys: tuple[str, ...] = ()
     examples: tuple[tuple[str, str], ...] = ()
+    reads: Callable[[str, list[Any]], list[Any]] | None = None
+    frame_as: tuple[str, str] | None = None
+    restates: Callable[[str], bool] | None = None
 
     def find(self) -> Callable[..., list]:
         """The finder function itself."""

@@ -246,6 +246,11 @@ KIND = Kind(
     # A length that names nothing it measures is kept in silver but reconciled with nothing:
     # two unrelated distances of one story do not disagree (as unnamed durations).
     unreconciled_keys=("length:unnamed",),
+    reads=read_lengths,
+    # what a length measures is a unit's ("the storm moved 12 miles", "12 miles of the
+    # highway"); "nautical miles" is a unit of miles
+    frame_as=("count", "miles"),
+    restates=restates,
     examples=(
         ("The storm moved 12 miles inland.", "12 miles"),
         ("Crews repaved a 3-mile stretch of the highway.", "3-mile"),
