@@ -127,7 +127,11 @@ class Lake:
         # statistics of every nested column cost a point query through the views about 20 ms
         # (benchmarks/README.md, sql_endpoint_latency). A table property is read from the
         # options only when the table is created; an older release table gets it once here.
-        if self.exists(spec.store) and _NO_STATS[0] not in self._properties(store):
+        if (
+            store not in _WITHOUT_STATS
+            and self.exists(spec.store)
+            and _NO_STATS[0] not in self._properties(store)
+        ):
             quoted = store.replace("`", "``")
             self.spark.sql(
                 f"ALTER TABLE delta.`{quoted}` SET TBLPROPERTIES ('{_NO_STATS[0]}' = '0')"
@@ -143,6 +147,7 @@ class Lake:
         self.register(spec.store)
         for table in spec.tables:
             self._register_released(spec, table, frames[table].schema)
+        _WITHOUT_STATS.add(store)
         written[spec.store] = release = self.version(spec.store)
         if spec.manifest is not None:
             written[spec.manifest.name] = self._record_release(spec, release_id, release, written)
@@ -664,6 +669,9 @@ def _documented(df: DataFrame, docs: Mapping[str, Mapping[str, str]] | None, tab
 _REGISTERED: dict[str, str] = {}
 # table -> (location, spec) this process has brought the table up to.
 _SCHEMA_CHECKED: dict[str, tuple[str, TableSpec]] = {}
+# Release tables this process wrote: they have the property _NO_STATS (one DESCRIBE DETAIL
+# less per publish).
+_WITHOUT_STATS: set[str] = set()
 
 
 def _logged_rows(path: Path, version: int | None, relation: str | None) -> int | None:
