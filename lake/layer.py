@@ -299,6 +299,6 @@ def _record(
         "summary": None if summary is None else json.dumps(summary.metadata(), default=str),
         "error": None if error is None else str(error)[:4000],
     }
-    ctx.lake.append(AUDIT_LAYER_RUNS, ctx.spark.createDataFrame([row], AUDIT_LAYER_RUNS.schema))
+    ctx.lake.append_rows(AUDIT_LAYER_RUNS, [row])
     if status == "published" and ctx._published:
         ctx._published[unit.name] = row

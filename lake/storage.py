@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from delta.tables import DeltaTable
 from pyspark.sql import DataFrame, SparkSession
@@ -27,6 +28,7 @@ from pyspark.sql.types import StructType
 
 from lake.objectstore import RemotePath, is_remote
 from lake.schemas import GOLD_RELEASE, SANDBOX, ReleaseSpec, ReportSpec, TableSpec
+from lake.spark import local_frame
 
 RELEASES: dict[str, ReleaseSpec] = {GOLD_RELEASE.layer: GOLD_RELEASE}
 # Delta commits that change no row (lake.maintenance's): a unit's input or output table
@@ -180,7 +182,7 @@ class Lake:
             }
             for table, plain in zip(spec.tables, spec.plain_tables, strict=True)
         ]
-        return self.append(manifest, self.spark.createDataFrame(rows, manifest.schema))
+        return self.append_rows(manifest, rows)
 
     def _properties(self, path: str) -> dict[str, str]:
         return DeltaTable.forPath(self.spark, path).detail().first()["properties"]
@@ -295,6 +297,13 @@ class Lake:
         self.ensure(spec)
         df.write.format("delta").mode("append").save(str(self.path(spec.name)))
         return self.version(spec.name)
+
+    def append_rows(
+        self, spec: TableSpec, rows: Sequence[Mapping[str, Any] | Sequence[Any]]
+    ) -> int:
+        """Append rows this process holds (dicts by column name, or tuples in the schema's
+        order: an audit record, a release's manifest rows); returns the new table version."""
+        return self.append(spec, local_frame(self.spark, rows, spec.schema))
 
     def overwrite(self, spec: TableSpec, df: DataFrame) -> int:
         """Replace every row in one commit (the old rows stay readable by time travel);

@@ -30,6 +30,7 @@ from lake.contracts.enforce import candidates, enforce_tables
 from lake.layer import RunContext, Unit
 from lake.objectstore import ObjectStoreError, RemotePath, S3Client, S3Config
 from lake.schemas import BRONZE_ARTICLES, BRONZE_INGEST_LOG, BRONZE_REJECTS
+from lake.spark import local_frame
 from lake.storage import Lake, LakeError, read_local
 
 
@@ -699,7 +700,8 @@ def ingest(
         "source_uri string, path string, size_bytes long, sidecar_uri string, "
         "sidecar_path string, kind string, logged_size long, logged_sha string"
     )
-    listing = spark.createDataFrame(
+    listing = local_frame(
+        spark,
         [
             (f.source_uri, f.path, f.size_bytes, s.source_uri if s else None)
             + (s.path if s else None, None, None, None)
@@ -1038,7 +1040,8 @@ def _build_validate_publish(
     )
 
     early = (
-        spark.createDataFrame(
+        local_frame(
+            spark,
             [(f.source_uri, why, f.size_bytes) for f, why in early_rejects],
             "source_uri string, reason string, size_bytes long",
         )
@@ -1066,8 +1069,8 @@ def _build_validate_publish(
     )
 
     by_uri = {f.source_uri: f for f in files}
-    sidecar_rows = spark.createDataFrame(
-        [(u, by_uri[u].size_bytes) for u in sidecars], "source_uri string, size_bytes long"
+    sidecar_rows = local_frame(
+        spark, [(u, by_uri[u].size_bytes) for u in sidecars], "source_uri string, size_bytes long"
     ).select(
         "source_uri",
         F.lit("sidecar").alias("outcome"),
@@ -1077,7 +1080,8 @@ def _build_validate_publish(
         F.lit(None).cast("string").alias("content_sha256"),
         F.lit(None).cast("long").alias("position"),
     )
-    not_read = spark.createDataFrame(
+    not_read = local_frame(
+        spark,
         [
             (
                 uri,

@@ -628,4 +628,4 @@ def record_results(
         for report in reports
         for r in report.results
     ]
-    return lake.append(AUDIT_DQ_RESULTS, spark.createDataFrame(rows, AUDIT_DQ_RESULTS.schema))
+    return lake.append_rows(AUDIT_DQ_RESULTS, rows)

@@ -11,7 +11,8 @@ import pytest
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
 from lake import storage
-from lake.schemas import CHANGE_FEED, TableSpec
+from lake.schemas import AUDIT_LAYER_RUNS, CHANGE_FEED, TableSpec
+from lake.spark import local_frame
 from lake.storage import Lake, LakeError
 
 SPEC = TableSpec(
@@ -51,6 +52,34 @@ def test_append_then_read_back_and_time_travel(spark, lake):
         ("b",),
         ("c",),
     }
+
+
+def test_rows_held_in_python_append_as_spark_would_read_them(spark, lake):
+    # An audit record: maps, timestamps, nulls, as dicts; and tuples against a DDL schema.
+    record = {
+        "run_id": "r1",
+        "unit": "gold",
+        "status": "published",
+        "code_version": "0.11.5",
+        "inputs": {"silver.claims": 7, "bronze.articles": 3},
+        "outputs": {},
+        "started_at": datetime(2026, 12, 7, 14, 0, 1, 250),
+        "finished_at": datetime(2026, 12, 7, 14, 0, 9),
+        "summary": None,
+        "error": "gold.facts breaks rule x",
+    }
+    version = lake.append_rows(AUDIT_LAYER_RUNS, [record])
+    assert [r.asDict() for r in lake.read(AUDIT_LAYER_RUNS.name, version=version).collect()] == [
+        record
+    ]
+    # No rows, no commit, as a DataFrame write of none.
+    assert lake.append(AUDIT_LAYER_RUNS, spark.createDataFrame([], AUDIT_LAYER_RUNS.schema)) == (
+        lake.append_rows(AUDIT_LAYER_RUNS, [])
+    )
+    assert lake.count(AUDIT_LAYER_RUNS.name) == 1
+    ddl = "source_uri string, size_bytes long"
+    held = [("a.txt", 10), ("b.txt", None)]
+    assert local_frame(spark, held, ddl).collect() == spark.createDataFrame(held, ddl).collect()
 
 
 def test_the_change_feed_lists_what_each_version_changed_until_vacuumed(spark, lake):
