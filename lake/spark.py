@@ -263,8 +263,8 @@ def local_frame(
 ) -> DataFrame:
     """A DataFrame of rows this process holds (dicts by column name, or tuples in the schema's
     order; `schema` a StructType or a DDL string), handed to the JVM as one Arrow table.
-    spark.createDataFrame(list) ships them as a pickled RDD instead: a one-row audit append
-    took 0.69 s that way against 0.44 s by Arrow (median of 25, 2026-12-07)."""
+    spark.createDataFrame(list) ships them as a pickled RDD instead, which made a one-row
+    audit append nearly twice as slow (benchmarks/HISTORY.md, 2026-12-07)."""
     import pyarrow as pa
     from pyspark.sql.pandas.types import to_arrow_schema
 
