@@ -22,7 +22,7 @@ from lake.silver.measure import UNNAMED
 
 REPO = Path(__file__).resolve().parents[2]
 _MODULES = sorted(
-    m.name for m in pkgutil.iter_modules(kinds.__path__) if m.name not in ("base", "__init__")
+    m.name for m in pkgutil.iter_modules(kinds.__path__) if m.name not in kinds.NOT_KINDS
 )
 
 

@@ -18,12 +18,16 @@ from typing import Any
 
 from lake.silver.kinds.base import Kind
 
+# The package's modules that declare no kind: what a kind is, and the reading every kind of a
+# physical unit shares (length's, mass's).
+NOT_KINDS = ("base", "units")
+
 
 def _modules() -> tuple[Kind, ...]:
     found = (
         importlib.import_module(f"{__name__}.{module.name}")
         for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name)
-        if module.name != "base"
+        if module.name not in NOT_KINDS
     )
     return tuple(module.KIND for module in found)
 
