@@ -538,6 +538,11 @@ def test_a_number_before_in_and_a_year_is_no_proportion():
             [("200 nautical miles", 200, "nautical miles", "exact", "length:tanker")],
         ),
         (
+            # a figure in millions: the unit is spelled after the scale, not written onto it
+            "The probe has traveled 3 million miles since its launch.",
+            [("3 million miles", 3_000_000, "miles", "exact", "length:probe")],
+        ),
+        (
             "Forecasters expect 20 to 30 centimetres of snow.",
             [("20 to 30 centimetres", None, "centimeters", "range", "length:snow")],
         ),

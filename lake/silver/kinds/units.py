@@ -52,8 +52,9 @@ _NOT_A_NOUN = frozenset((
     "a", "an", "and", "are", "as", "at", "by", "for", "from", "in", "into", "is", "of", "on",
     "or", "than", "that", "the", "to", "was", "were", "which", "who", "with",
 ))  # fmt: skip
-# A unit written onto its figure: "3-mile", "1.8m", "20ft".
-_ATTACHED = re.compile(r".*\d.*[a-z]", re.IGNORECASE)
+# A unit written onto its figure: "3-mile", "1.8m", "20ft"; not a scale's letters ("3 million
+# miles": the unit is spelled after the scale).
+_ATTACHED = re.compile(r"\S*\d\S*[a-z]", re.IGNORECASE)
 
 # What a kind's own refinement returns: the unit, value and end it reads, and whether the
 # finder's subject no longer holds (feet and inches: "a 6-foot-4 forward").
