@@ -27,10 +27,10 @@ Our Claim mapped to their quantity: value = ``claim.value``; a vague claim with 
 dropped (the repository drops dates from the CCG tagger too: these sets have no gold dates).
 The unit: "percentage" for percents; for money the claim's currency (its unit, an ISO 4217
 code) in the repository's names ("dollar", "euro", "pound sterling"...); for a length its
-unit in the repository's names ("kilometre", "foot", "nautical mile"); "count" for
-multipliers; otherwise the counted noun, singular, with
-measurement abbreviations spelled out ("km" -> "kilometre"); "-" when there is none; rates
-add " per <period>". In the age set "year"/"month"/... become "year of age" etc., as the
+unit in the repository's names ("kilometre", "foot", "nautical mile"), and a mass's
+("kilogram", "pound-mass", "metric ton"); "count" for multipliers; otherwise the counted noun,
+singular, with measurement abbreviations spelled out ("km" -> "kilometre"); "-" when there is
+none; rates add " per <period>". In the age set "year"/"month"/... become "year of age" etc., as the
 repository does for every baseline there.
 
 Deviations, stated: (1) the counts above are reproduced exactly, but we also report
@@ -252,6 +252,17 @@ _LENGTH_NAMES = {
     "miles": "mile",
     "nautical miles": "nautical mile",
 }
+# A mass's unit (lake.silver.kinds.mass.KILOGRAMS_PER_UNIT) in the repository's names.
+_MASS_NAMES = {
+    "milligrams": "milligram",
+    "grams": "gram",
+    "ounces": "ounce",
+    "pounds": "pound-mass",
+    "kilograms": "kilogram",
+    "tons": "ton",
+    "metric tons": "metric ton",
+    "long tons": "long ton",
+}
 _IRREGULAR = {"feet": "foot", "children": "child", "men": "man", "women": "woman", "mice": "mouse"}
 _AGE_UNITS = {"year", "month", "week", "day"}
 _AGE = re.compile(r"\b(year|month|week|day)s?[- ]old\b", re.IGNORECASE)
@@ -283,6 +294,8 @@ def claim_unit(kind: str, unit: str | None, per: str | None, text: str, set_name
         name = _CURRENCY_NAMES.get(unit or "", "-")
     elif kind == "length":
         name = _LENGTH_NAMES.get(unit or "", "-")
+    elif kind == "mass":
+        name = _MASS_NAMES.get(unit or "", "-")
     elif kind == "ratio":
         name = "count"
     elif unit:

@@ -916,7 +916,7 @@ def _claim_sentence(ctx: ArticleContext, mention: Mention) -> list[Seg]:
             tail = noun.tail
     elif kind == "money" and per:
         text = f"{number} {per}"
-    elif kind in ("duration", "length"):
+    elif kind in ("duration", "length", "mass"):
         text = f"{number} {spec.unit}"
     elif kind == "age":
         text = f"{number} years old"

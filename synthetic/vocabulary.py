@@ -502,7 +502,8 @@ class Noun:
 class MeasureSpec:
     key: str
     label: str
-    kind: str  # count | rate | percent | money | date | time | ratio | duration | age | length
+    # count | rate | percent | money | date | time | ratio | duration | age | length | mass
+    kind: str
     unit: str | None
     clauses: tuple[str, ...]
     nouns: tuple[Noun, ...] = ()
@@ -679,6 +680,12 @@ def length(
     """A distance in a unit of length ("flooding reached 12 miles inland"): gold compares
     lengths in meters."""
     return MeasureSpec(key, label, "length", unit, tuple(clauses), (), lo, hi)
+
+
+def mass(key: str, label: str, lo: float, hi: float, unit: str, clauses: list[str]) -> MeasureSpec:
+    """A weight in a unit of mass ("crews have hauled away 4,000 tons of debris"): gold compares
+    masses in kilograms."""
+    return MeasureSpec(key, label, "mass", unit, tuple(clauses), (), lo, hi)
 
 
 # Zones written after a clock time, in minutes east of UTC. Fixed zones only: a daylight-saving
@@ -916,6 +923,18 @@ STORM = Domain(
                 "flooding reached {q} inland",
                 "flooding had spread {q} inland",
                 "the flooding stretched {q} inland",
+            ],
+        ),
+        mass(
+            "storm_debris",
+            "tons of storm debris hauled away",
+            200,
+            90_000,
+            "tons",
+            [
+                "crews have hauled away {q} of debris",
+                "crews had removed {q} of storm debris",
+                "trucks have carried off {q} of debris",
             ],
         ),
         count(

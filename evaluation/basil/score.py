@@ -48,14 +48,14 @@ from evaluation.basil.rebuild import OUTLETS, is_held_out, load_articles, write_
 TARGETS = {"recall": 0.92, "precision": 0.92, "dates_right_day": 0.90}
 
 # Which extractor kinds express a labelled kind (the labels' "measure" is a physical measure:
-# a length, or a count with its unit).
+# a length, a mass, or a count with its unit).
 COMPATIBLE_KINDS = {
     "count": {"count"},
     "money": {"money"},
     "percent": {"percent"},
     "rate": {"rate", "ratio", "percent"},
     "ratio": {"ratio", "percent", "rate"},
-    "measure": {"count", "rate", "length"},
+    "measure": {"count", "rate", "length", "mass"},
     "duration": {"duration"},
     "age": {"age"},
     "time": {"date"},

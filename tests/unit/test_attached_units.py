@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lake.silver import lexicon as lx
 from lake.silver.extract import extract_claims
 from lake.silver.kinds.length import UNIT_SPELLINGS
+from lake.silver.kinds.mass import UNIT_SPELLINGS as MASS_SPELLINGS
 
 
 def claims_of(text: str) -> list:
@@ -22,12 +23,13 @@ def claims_of(text: str) -> list:
     [
         # a length written onto its number names the noun it measures, outside its span
         ("Crews laid a 3-inch slab over the drain.", "3-inch", 3, "inches", "length:slab"),
+        # so does a mass
         (
             "A 2,000-pound bomb was found near the pier.",
-            "2,000-pound bomb",
+            "2,000-pound",
             2000,
             "pounds",
-            "pounds:bomb",
+            "mass:bomb",
         ),
         (
             "The family bought a 1,500-square-foot house.",
@@ -43,7 +45,7 @@ def claims_of(text: str) -> list:
             "millimeters",
             "length:rifle",
         ),
-        ("The package held 200lbs. of flour.", "200lbs", 200, "pounds", "pounds:flour"),
+        ("The package held 200lbs. of flour.", "200lbs", 200, "pounds", "mass:flour"),
         (
             "The truck hit 90mph on the ramp.",
             "90mph",
@@ -68,7 +70,7 @@ def test_a_unit_attached_to_its_number_is_the_claims_unit(text, span, value, uni
         unit,
         key,
     )
-    assert claim.kind == ("length" if key.startswith("length:") else "count")
+    assert claim.kind == (key.split(":")[0] if key.startswith(("length:", "mass:")) else "count")
     assert text[claim.char_start : claim.char_end] == claim.claim_text
 
 
@@ -116,10 +118,11 @@ def test_any_attached_unit_reads_back_its_number_and_unit(number, spelling, join
     (claim,) = claims_of(text)
     assert claim.value == number
     length = UNIT_SPELLINGS.get(lx.ATTACHED_UNITS[spelling])
-    assert claim.unit == (length or lx.ATTACHED_UNITS[spelling])
-    # a length's span is its figure; the noun it measures is its subject
-    assert claim.claim_text == (attached if length else f"{attached} {noun}")
-    assert claim.kind == ("length" if length else "count")
+    mass = MASS_SPELLINGS.get(lx.ATTACHED_UNITS[spelling])
+    assert claim.unit == (length or mass or lx.ATTACHED_UNITS[spelling])
+    # a length's or a mass's span is its figure; the noun it measures is its subject
+    assert claim.claim_text == (attached if length or mass else f"{attached} {noun}")
+    assert claim.kind == ("length" if length else "mass" if mass else "count")
     assert text[claim.char_start : claim.char_end] == claim.claim_text
 
 

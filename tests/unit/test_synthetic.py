@@ -16,6 +16,7 @@ from lake.schemas import ATTRIBUTION_KINDS, QUALIFIERS
 from lake.schemas import FACT_STATUSES as STATUSES
 from lake.silver.kinds import NAMES as KINDS
 from lake.silver.kinds.length import METERS_PER_UNIT
+from lake.silver.kinds.mass import KILOGRAMS_PER_UNIT
 from synthetic import vocabulary as V
 from synthetic.generate import generate, main
 
@@ -149,6 +150,9 @@ def test_claim_fields_follow_conventions(corpus):
             assert claim["per"] in ("day", "week", "month", "year")
         if kind == "length":  # a unit gold scales to meters, written after the figure
             assert claim["unit"] in METERS_PER_UNIT
+            assert claim["claim_text"].endswith(f" {claim['unit']}"), claim
+        if kind == "mass":  # a unit gold scales to kilograms, written after the figure
+            assert claim["unit"] in KILOGRAMS_PER_UNIT
             assert claim["claim_text"].endswith(f" {claim['unit']}"), claim
         if qualifier == "up_to":
             assert claim["upper"] == claim["value"] and claim["lower"] is None

@@ -157,6 +157,7 @@ class UnitReading:
         if modifier and (subject is None or subject.lower() in self.dimensions):
             subject = self._noun_after(sentence, end)
         q.kind, q.unit, q.subject, q.end, q.head_tokens = self.kind, unit, subject, end, [unit]
+        q.currency = None  # "300 pounds", which the finder read as sterling, weighs (mass)
         if value is not None and value != q.value:
             q.value, q.value_text = value, format_value(value)
         if q.qualifier == "exact" and q.value is not None:
