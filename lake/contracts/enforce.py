@@ -6,7 +6,8 @@ too. Tables without a contract file pass through unchanged.
 
 from __future__ import annotations
 
-import uuid
+import itertools
+import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -98,19 +99,32 @@ def enforce_tables(
     return done
 
 
+# Candidate views in use in this process. A view's name stays the same from one run to the
+# next, so a bound contract does too, and its GE checkpoint is built once per process
+# (lake.contracts.run); two validations at once take different numbers.
+_VIEWS_IN_USE: set[str] = set()
+_VIEWS_LOCK = threading.Lock()
+
+
 @contextmanager
 def candidates(spark: SparkSession, frames: Mapping[str, DataFrame]) -> Iterator[dict[str, str]]:
     """Name each candidate DataFrame as a temp view for the block; yields the bindings
     (lake table -> view) that make contract rules read the candidates (Contract.bound)."""
-    tag = uuid.uuid4().hex[:8]
-    names = {table: f"_candidate_{table.replace('.', '_')}_{tag}" for table in frames}
-    for table, df in frames.items():
-        df.createOrReplaceTempView(names[table])
+    with _VIEWS_LOCK:
+        for slot in itertools.count():
+            names = {table: f"_candidate_{table.replace('.', '_')}_{slot}" for table in frames}
+            if _VIEWS_IN_USE.isdisjoint(names.values()):
+                _VIEWS_IN_USE.update(names.values())
+                break
     try:
+        for table, df in frames.items():
+            df.createOrReplaceTempView(names[table])
         yield names
     finally:
         for name in names.values():
             spark.catalog.dropTempView(name)
+        with _VIEWS_LOCK:
+            _VIEWS_IN_USE.difference_update(names.values())
 
 
 @dataclass(frozen=True)

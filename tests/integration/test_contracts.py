@@ -4,6 +4,7 @@ quarantined by rule, a broken `fail` rule stops the run, results land in audit.d
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from lake.contracts import (
     validate,
 )
 from lake.contracts.compile import build_suite
+from lake.contracts.run import _saved_stamps
 from lake.silver.publish import extract_new
 from lake.storage import Lake
 
@@ -287,3 +289,37 @@ def test_results_of_every_rule_are_recorded(spark, seeded, seed_report, bad_batc
     assert span["unexpected_count"] == 1 and span["element_count"] > 1
     assert json.loads(span["unexpected_sample"])[0]["claim_id"] == bad_batch[0]["span"]
     assert span["contract"] == "expectations/contracts/silver.claims.yml"
+
+
+def test_a_contract_checkpoint_is_saved_once_per_process_until_it_changes(spark, seeded):
+    """GE's suite, validation definition and checkpoint of a contract are saved once per
+    process: validating again with the same contract writes none of them; a changed contract,
+    or files another process rewrote, are saved again, and GE's store holds the new suite."""
+    lake, contracts, _ = seeded
+    contract = contracts["bronze.articles"]
+    articles = lake.read("bronze.articles")
+    root = lake.local_root / "_gx"
+    validate(spark, lake, contract, articles, "c6", data_docs=False)
+    saved = _saved_stamps(root, contract.table)
+    assert all(saved)
+    again = validate(spark, lake, contract, articles, "c7", data_docs=False)
+    assert _saved_stamps(root, contract.table) == saved
+    assert again.result("char_count_matches_body").passed
+
+    rule = contract.row_rules[0]
+    reworded = contract.model_copy(
+        update={"row_rules": [rule.model_copy(update={"description": "Reworded."})]}
+    )
+    validate(spark, lake, reworded, articles, "c8", data_docs=False)
+    assert _saved_stamps(root, contract.table) != saved
+    stored = json.loads(root.joinpath("expectations", "bronze", "articles.json").read_text())
+    assert [e["meta"]["description"] for e in stored["expectations"]].count("Reworded.") == 1
+
+    # the files the reworded contract saved are not this contract's: saved again
+    validate(spark, lake, contract, articles, "c9", data_docs=False)
+    stored = json.loads(root.joinpath("expectations", "bronze", "articles.json").read_text())
+    assert "Reworded." not in [e["meta"]["description"] for e in stored["expectations"]]
+    checkpoint = root / "checkpoints" / "bronze.articles.json"
+    os.utime(checkpoint, ns=(0, 0))  # as another process's save would leave it
+    validate(spark, lake, contract, articles, "c10", data_docs=False)
+    assert checkpoint.stat().st_mtime_ns != 0
