@@ -49,19 +49,23 @@
     {%- if not build_var('since') -%}
         true
     {%- else -%}
-        {%- set ids = run_query(
+        {{- stories_in(column, run_query(
             'select distinct story_id from ' ~ touched_stories(after_synonyms)
             ~ ' as touched where story_id is not null order by story_id'
-        ).columns[0].values() -%}
-        {%- if ids | length == 0 -%}
-            false
-        {%- else -%}
-            {{ column }} in (
-            {%- for id in ids -%}
-                '{{ id | replace("\\", "\\\\") | replace("'", "\\'") }}'{{ ", " if not loop.last }}
-            {%- endfor -%}
-            )
-        {%- endif -%}
+        ).columns[0].values()) -}}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- `<column> in ('id', ...)` of these story ids, or false when there are none. -#}
+{% macro stories_in(column, ids) -%}
+    {%- if ids | length == 0 -%}
+        false
+    {%- else -%}
+        {{ column }} in (
+        {%- for id in ids -%}
+            '{{ id | replace("\\", "\\\\") | replace("'", "\\'") }}'{{ ", " if not loop.last }}
+        {%- endfor -%}
+        )
     {%- endif -%}
 {%- endmacro %}
 
@@ -111,4 +115,27 @@
     {%- else -%}
         select *, '' as _change_type from {{ source(layer, table) }} where false
     {%- endif -%}
+{%- endmacro %}
+
+{#- A data test's `where: __this_build__` checks, in an incremental build with `since`, only the
+    rows of the stories this build wrote facts for (a rebuilt story's evidence and conflicts
+    name its facts; a key hashes its story, so no other story's row can repeat it), and every
+    row otherwise. Any other `where` is dbt's. Overrides dbt's macro of the same name. -#}
+{% macro get_where_subquery(relation) -%}
+    {%- set where = config.get('where') -%}
+    {%- if not where -%}
+        {{- return(relation) -}}
+    {%- endif -%}
+    {%- if '__this_build__' in where -%}
+        {%- set rows = 'true' -%}
+        {%- if build_var('since') -%}
+            {%- set facts = api.Relation.create(schema=relation.schema, identifier='facts') -%}
+            {%- set rows = stories_in('story_id', run_query(
+                'select distinct story_id from ' ~ facts ~ " where run_id = '" ~ build_id()
+                ~ "' order by story_id"
+            ).columns[0].values()) -%}
+        {%- endif -%}
+        {%- set where = where | replace('__this_build__', rows) -%}
+    {%- endif -%}
+    {{- return('(select * from ' ~ relation ~ ' where ' ~ where ~ ') dbt_subquery') -}}
 {%- endmacro %}
