@@ -24,6 +24,36 @@ os.environ.setdefault("CLAIMHOUSE_SETTLE_S", "0")
 
 CLAIMHOUSE = str(Path(sys.executable).parent / "claimhouse")
 
+# ./scripts/test runs the suite in two processes (pytest-xdist, `-n 2`), each with its own
+# Spark: one process alone leaves about a quarter of 2 cores idle while it waits on the JVMs and
+# commands it starts. These files run in the second, the rest in the first; the split balances
+# their times (benchmarks/HISTORY.md, 2026-12-07). A session fixture is built once in each
+# process that uses it (the seeds' `claimhouse run`, cli_run, in both).
+SECOND_PROCESS = (
+    "tests/unit/",
+    "tests/orchestration/",
+    "tests/ui/",
+    "tests/benchmarks/",
+    "tests/integration/test_gold_incremental.py",
+    "tests/integration/test_object_storage.py",
+    "tests/integration/test_silver.py",
+    "tests/integration/test_stories.py",
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's scope scheduling with two scopes, the two processes above. (Its `loadgroup`
+    marks cannot do it on pytest 9.2: xdist 3.8 renames a test's node id where pytest no
+    longer reads it.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class TwoProcesses(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "second" if nodeid.startswith(SECOND_PROCESS) else "first"
+
+    return TwoProcesses(config, log)
+
 
 def claimhouse(
     *args: str, timeout: int = 600, env_extra: dict | None = None

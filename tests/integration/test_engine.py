@@ -1,8 +1,9 @@
 """The warm engine: `claimhouse run` and `claimhouse sql` in their own processes hand their
 command to a running engine, which runs it in its Spark and streams back what it prints. The
 engine here is served from a thread of this test process (conftest's hosted_engine), whose
-Spark is already warm; the last test starts and stops a real one with `claimhouse engine
-start|stop`. A rerun through it is in test_cli.py (test_run_end_to_end_twice)."""
+Spark is already warm; the last two start and stop a real one with `claimhouse engine
+start|stop`, the last warmed up on the seeds (heavy). A rerun through it is in test_cli.py
+(test_run_end_to_end_twice)."""
 
 from __future__ import annotations
 
@@ -130,16 +131,13 @@ def test_a_command_for_another_spark_is_declined(hosted_engine):
     assert reply == {"declined": "it runs only run, sql, maintain, dagster-run"}
 
 
-def test_engine_start_warms_up_serves_sql_and_stop_ends_it(tmp_path):
+def test_engine_start_serves_sql_and_stop_ends_it(tmp_path):
     via = {"CLAIMHOUSE_ENGINE_DIR": str(tmp_path / "engine")}
-    started = claimhouse("engine", "start", "--warm-up", env_extra=via, timeout=1200)
+    started = claimhouse("engine", "start", env_extra=via)
     assert started.returncode == 0, started.stderr[-3000:]
     assert "engine running at 127.0.0.1:" in started.stdout
     try:
-        # It ran the seeds twice in a scratch warehouse before serving, and removed it.
-        log = (tmp_path / "engine" / "engine.log").read_text()
-        assert re.search(r"warmed up in [0-9.]+s on 5 seed articles", log), log[-3000:]
-        assert not (tmp_path / "engine" / "warm-up").exists()
+        assert "warmed up" not in (tmp_path / "engine" / "engine.log").read_text()
         status = claimhouse("engine", "status", "--format", "json", env_extra=via)
         found = json.loads(status.stdout)
         assert found["running"] and found["commands_served"] == 0
@@ -172,3 +170,20 @@ def test_engine_start_warms_up_serves_sql_and_stop_ends_it(tmp_path):
 def _zombie(pid: int) -> bool:
     with open(f"/proc/{pid}/stat") as handle:
         return handle.read().split(")")[-1].split()[0] == "Z"
+
+
+@pytest.mark.heavy  # two seeds builds in a cold JVM; the start, serving and stop are in CI above
+def test_engine_start_warm_up_runs_the_seeds_twice_then_serves(tmp_path):
+    via = {"CLAIMHOUSE_ENGINE_DIR": str(tmp_path / "engine")}
+    started = claimhouse("engine", "start", "--warm-up", env_extra=via, timeout=1200)
+    assert started.returncode == 0, started.stderr[-3000:]
+    try:
+        # It ran the seeds twice in a scratch warehouse before serving, and removed it.
+        log = (tmp_path / "engine" / "engine.log").read_text()
+        assert re.search(r"warmed up in [0-9.]+s on 5 seed articles", log), log[-3000:]
+        assert not (tmp_path / "engine" / "warm-up").exists()
+        status = claimhouse("engine", "status", "--format", "json", env_extra=via)
+        assert json.loads(status.stdout)["running"]
+    finally:
+        stopped = claimhouse("engine", "stop", env_extra=via)
+    assert stopped.returncode == 0 and "engine stopped" in stopped.stdout
