@@ -537,7 +537,12 @@ def _noun_phrase_before(toks: _Tokens, i: int, lo: int) -> tuple[int, int] | Non
     pronoun stands for the phrase before its comma ("Flynn, who pleaded guilty")."""
     text, low = toks.text, toks.low
     j = i
-    while j > lo and (low[j - 1] in _AUX or low[j - 1] in ADVERBS):
+    while j > lo and (
+        low[j - 1] in _AUX
+        or low[j - 1] in ADVERBS
+        # "had to apologize", "is to testify"
+        or (low[j - 1] == "to" and j - 1 > lo and low[j - 2] in _AUX)
+    ):
         j -= 1
     opened = _parenthetical_start(toks, j)
     if opened is not None and opened > lo:
@@ -642,6 +647,17 @@ def _subject_before(sentence: str, toks: _Tokens, verb: int, lo: int) -> Part | 
         return None
     a, b = np
     return _part(sentence, toks, a, b, _name_key(toks, a, b))
+
+
+def _only_time_of_day(toks: _Tokens, i: int, j: int) -> bool:
+    """Tokens [i, j) are parts of a day at most ("night", "morning"): nothing else."""
+    return all(toks.low[k] in _WEAK_HEADS for k in range(i, j))
+
+
+def _before_preposition(toks: _Tokens, i: int, lo: int) -> int:
+    """Token i, or the preposition or time adverb right before it ("on Wednesday", "late
+    Monday")."""
+    return i - 1 if i > lo and toks.low[i - 1] in ("on", "in", "at", "by", "late", "early") else i
 
 
 def _index_at(toks: _Tokens, offset: int) -> int:
@@ -1137,6 +1153,10 @@ def frame_of(
     # 21,000 troops"), not whose the count is: only a possessor names that.
     if subject is None and verb is not None and kind in ("date", "time", "money", "percent"):
         subject = _subject_before(sentence, toks, verb, lo if verb < a else b)
+        if kind in ("date", "time") and a < verb and _only_time_of_day(toks, b, verb):
+            # "Trump on Wednesday night visited": the date stands between its event's verb and
+            # that verb's subject, and "night" is no one's
+            subject = _subject_before(sentence, toks, _before_preposition(toks, a, lo), lo)
         if subject is not None and prop is not None and prop.end == subject.end:
             # the clause's subject is what the amount measures ("the company's revenue rose
             # to", "her speeches earned"): whose is its possessor, if it names one

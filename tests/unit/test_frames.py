@@ -226,6 +226,35 @@ def test_a_verb_of_many_events_dates_one_only_with_a_named_actor():
     assert claim("Miller met ICE officials on May 21.", "May 21").frame.definite
 
 
+@pytest.mark.parametrize(
+    ("sentence", "text", "subject"),
+    [
+        # a date, with or without a part of its day, between the subject and its verb
+        ("The mayor and her deputy on Tuesday night toured the flooded school.", "Tuesday",
+         "deputy"),
+        ("Governor Ana Ruiz on Friday signed the budget.", "Friday", "Governor Ana Ruiz"),
+        ("The council late Monday voted to close the pool.", "Monday", "council"),
+        # a date after the comma that ends its phrase leaves the subject after it
+        ("On Friday morning, the committee voted to close the pool.", "Friday", "committee"),
+        # "had to", "is to" before the verb
+        ("The director of the museum had to resign Thursday after the theft.", "Thursday",
+         "director of the museum"),
+    ],
+)  # fmt: skip
+def test_a_date_between_the_subject_and_its_verb_leaves_the_subject_whose(sentence, text, subject):
+    assert parts(claim(sentence, text))["subject"] == subject
+
+
+def test_two_actors_on_two_days_are_two_facts_not_a_conflict():
+    """One verb, two subjects: the date a part of the day follows is not whose event it is."""
+    facts, conflicts = gold(
+        "Governor Ana Ruiz on Wednesday night visited the flooded school.",
+        "On Thursday, the storm's losses visited Mayor Tom Hale at home.",
+    )
+    assert fact_of(facts, "Wednesday") is not fact_of(facts, "Thursday")
+    assert conflicts == []
+
+
 def test_one_meeting_on_two_days_is_a_conflict_and_says_why():
     on_20 = claim("The tense meeting on May 20 ran long.", "May 20")
     on_21 = claim("ICE officials held the meeting on May 21.", "May 21")
