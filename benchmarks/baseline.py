@@ -282,7 +282,10 @@ def _told_apart(a: list[dict], b: list[dict]) -> bool:
 
 
 def _nested_keys(a: str, b: str) -> bool:
-    """macros/measures.sql nested_keys: one noun, one key's words all among the other's."""
+    """macros/measures.sql nested_keys: one noun, one key's words all among the other's; a
+    key that names nothing (solitary) nests in none."""
+    if a in SOLITARY_MEASURES or b in SOLITARY_MEASURES:
+        return False
     wa, wb = a.split(" "), b.split(" ")
     return wa[-1] == wb[-1] and (set(wa) <= set(wb) or set(wb) <= set(wa))
 

@@ -36,9 +36,12 @@
 
 {#- Measure keys a and b name one noun, one of them with more modifiers than the other ("police
     officers" and "u.s. capitol police officers"): the same last word, and one's words all among
-    the other's. Equal keys nest. -#}
+    the other's. Equal keys nest, but for a key that names nothing (var solitary_measures:
+    "unknown"), which nests in no key. -#}
 {% macro nested_keys(a, b) -%}
-    (element_at(split({{ a }}, ' '), -1) = element_at(split({{ b }}, ' '), -1)
+    ({{ a }} not in ('{{ var("solitary_measures") | join("', '") }}')
+        and {{ b }} not in ('{{ var("solitary_measures") | join("', '") }}')
+        and element_at(split({{ a }}, ' '), -1) = element_at(split({{ b }}, ' '), -1)
         and (size(array_except(split({{ a }}, ' '), split({{ b }}, ' '))) = 0
             or size(array_except(split({{ b }}, ' '), split({{ a }}, ' '))) = 0))
 {%- endmacro %}

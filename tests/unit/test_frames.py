@@ -179,6 +179,19 @@ def test_a_key_that_names_nothing_never_conflicts():
     assert conflicts == []
 
 
+def test_a_count_naming_no_noun_joins_only_by_a_value_that_names_one():
+    """ "3" of one group and "3" of another name nothing in common; "234 to 193" in two outlets
+    names one tally by its values."""
+    assert claim("Of the buses, 3 left late.", "3").measure_key == "unknown"
+    facts, conflicts = gold("Of the first group, 3 were women.", "Of the buses, 3 left late.")
+    assert [f["claims"] for f in facts] == [["3"], ["3"]]
+    facts, conflicts = gold(
+        "The House passed the bill 234 to 193.", "Lawmakers approved it 234 to 193."
+    )
+    assert sorted(f["claims"] for f in facts) == [["193", "193"], ["234", "234"]]
+    assert {f["status"] for f in facts} == {"corroborated"} and conflicts == []
+
+
 def test_a_year_naming_a_recurring_event_is_no_conflict():
     """ "the 2016 election" and "the 2020 election" are two elections, not a disagreement."""
     c = claim("Russia meddled in the 2016 election.", "2016")

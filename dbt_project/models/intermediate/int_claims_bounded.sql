@@ -9,8 +9,8 @@
 -- tell a differing value from another quantity (not definite, or its subject or scope unstated
 -- where the measure's claims state one) joins them only where its value agrees with a definite
 -- claim's (a date with no day at all joins them); otherwise its value (value_split) sets it
--- apart, so it corroborates and never conflicts. A claim of the var solitary_measures (a date naming no event) is a measure
--- of its own.
+-- apart, so it corroborates and never conflicts. A claim of the var solitary_measures (a date naming no event, a count naming
+-- no noun) is a measure of its own.
 with claims as (
     select * from {{ ref('stg_silver__claims') }}
     {%- if var('unreconciled_measures') %}

@@ -29,7 +29,8 @@ class Kind:
     unit_on_axis: claims of this kind in different units never reconcile ("$20 million" and
         "€20 million" are two amounts): dbt's measure_axis adds the unit (var unit_axis_kinds).
     unreconciled_keys: measure_keys of this kind that stay in silver but make no fact.
-    solitary_keys: measure_keys naming no event: each claim is a fact of its own.
+    solitary_keys: measure_keys naming no event or no quantity: each claim is a fact of its own,
+        and the key nests in no other (macros/measures.sql: nested_keys).
     named_only_keys: measure_keys that reconcile only when the claim names who spoke.
     examples: sentences and the claim text the finder must emit as this kind
         (tests/unit/test_kinds.py runs them).

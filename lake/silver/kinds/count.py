@@ -14,5 +14,9 @@ KIND = Kind(
     summary="how many of something, with its unit where one is stated",
     finder="lake.silver.quantities:find_quantities",
     measure_key="lake.silver.measure:quantity_key",
+    # "unknown": a count whose noun was not found names no quantity, so each such claim is a
+    # fact of its own, which joins another only by a value large enough to name one (var
+    # small_count): "234" votes in three outlets, not "0" nays twice in one.
+    solitary_keys=("unknown",),
     examples=(("Police arrested 300 protesters on Friday.", "300 protesters"),),
 )
