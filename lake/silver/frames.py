@@ -1167,6 +1167,9 @@ def frame_of(
             if owner:
                 j, k = _index_at(toks, at), _index_at(toks, at + len(owner) - 1) + 1
                 subject = _part(sentence, toks, j, k, _name_key(toks, j, k))
+    if subject is not None and subject.start < end and start < subject.end:
+        # "made an appearance last Sunday, urging Obama": the claim is no one's subject
+        subject = None
     # a date's scope is never another date of its sentence ("Earlier Friday, she revealed ...
     # since declaring in July")
     others = [] if kind in ("date", "time") else list(dates)

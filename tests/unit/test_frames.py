@@ -258,6 +258,17 @@ def test_a_date_between_the_subject_and_its_verb_leaves_the_subject_whose(senten
     assert parts(claim(sentence, text))["subject"] == subject
 
 
+def test_a_date_is_never_its_own_subject():
+    """A participle's subject is the phrase before its comma, unless that phrase is the date:
+    then the subject is unstated, not the date."""
+    for sentence, date in (
+        ('The envoy made an appearance on "Face the Nation" last Sunday, urging calm.', "Sunday"),
+        ('The minister spoke on "Good Morning" on Friday, calling the deal a mistake.', "Friday"),
+    ):
+        c = claim(sentence, date)
+        assert c.frame.event.text.endswith("ing") and c.frame.subject is None
+
+
 def test_two_actors_on_two_days_are_two_facts_not_a_conflict():
     """One verb, two subjects: the date a part of the day follows is not whose event it is."""
     facts, conflicts = gold(
