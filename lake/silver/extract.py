@@ -20,7 +20,7 @@ from lake.silver.quantities import Quantity, find_quantities
 from lake.silver.sentences import Sentence, split_sentences
 from lake.silver.times import beside, find_times, utc_span
 
-EXTRACTOR_VERSION = "0.13.1"
+EXTRACTOR_VERSION = "0.13.2"
 # How far before and after a mention its measure is looked for: a bounded window keeps
 # extraction linear in the sentence's length.
 _CONTEXT = 200

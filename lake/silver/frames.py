@@ -612,6 +612,10 @@ def _name_key(toks: _Tokens, a: int, b: int) -> str | None:
             for t in part
             if text[t][:1].isupper()
             and low[t].rstrip(".") not in _HONORIFICS
+            # "He", "It": a pronoun names no one; "Mexican-born", "Republican-controlled",
+            # "R-Texas": a modifier or a party and state, not a name
+            and low[t] not in PRONOUNS
+            and not _MODIFIER_OR_PARTY.fullmatch(text[t])
             # a sentence's first word is capitalised whatever it is ("Crews had", "Early
             # estimates"): a name beside another capitalised word ("Liz Cheney"), or alone
             # before its verb when no plural ("Flynn pleaded", not "Officials said")
@@ -622,6 +626,9 @@ def _name_key(toks: _Tokens, a: int, b: int) -> str | None:
     # "he", "her", "the staffer", "the director": whose is not named here (two outlets'
     # descriptions of one person differ), so it neither matches nor tells apart
     return None
+
+
+_MODIFIER_OR_PARTY = re.compile(r"[A-Z][a-z]+-[a-z]+|[RDI]-[A-Z][\w.]*")
 
 
 def _first_word_is_name(toks: _Tokens) -> bool:

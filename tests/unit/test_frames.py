@@ -269,6 +269,23 @@ def test_a_date_is_never_its_own_subject():
         assert c.frame.event.text.endswith("ing") and c.frame.subject is None
 
 
+@pytest.mark.parametrize(
+    ("sentence", "text", "key"),
+    [
+        # a pronoun names no one, even capitalised before its verb
+        ("He joined the race in 2019.", "2019", None),
+        # a capitalised modifier or a party and state is not the name
+        ("Mexican-born journalist Jorge Ramos said on Monday that it was wrong.", "Monday",
+         "ramo"),
+        ("The Republican-controlled legislature voted on Thursday.", "Thursday", None),
+        ("Sen. Kay Bailey Hutchison, R-Texas, said Thursday that the plan would work.",
+         "Thursday", "hutchison"),
+    ],
+)  # fmt: skip
+def test_a_subjects_key_is_a_name_or_nothing(sentence, text, key):
+    assert claim(sentence, text).frame.subject.key == key
+
+
 def test_two_actors_on_two_days_are_two_facts_not_a_conflict():
     """One verb, two subjects: the date a part of the day follows is not whose event it is."""
     facts, conflicts = gold(
