@@ -265,8 +265,8 @@ def _reconcile_group(group: list[dict]) -> dict:
 
 def _told_apart(a: list[dict], b: list[dict]) -> bool:
     """Some article states disagreeing values under both measures, or names them apart: dates
-    under both (one day can be two events'), or one sentence figures under both ("25 field
-    office directors and 25 special agents")."""
+    under both (one day can be two events'), unless one named actor's, or one sentence figures
+    under both ("25 field office directors and 25 special agents")."""
     by_article = defaultdict(list)
     for c in a:
         if c["informative"]:
@@ -274,7 +274,11 @@ def _told_apart(a: list[dict], b: list[dict]) -> bool:
     return any(
         not _overlap(c, d)
         or c["measure_key"] != d["measure_key"]
-        and (c["kind"] in ("date", "time") or c["sentence_index"] == d["sentence_index"])
+        and (
+            c["kind"] in ("date", "time")
+            and not (c["subject_key"] is not None and c["subject_key"] == d["subject_key"])
+            or c["sentence_index"] == d["sentence_index"]
+        )
         for d in b
         if d["informative"]
         for c in by_article.get(d["article_id"], [])

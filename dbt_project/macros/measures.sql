@@ -53,7 +53,8 @@
 
 {#- One row per measure that some article tells apart from others: it states values under both
     that do not overlap ("540 teachers and 4 schools"), or names them apart: dates under both
-    (one day can be two events'), or figures under both in one sentence ("25 field office
+    (one day can be two events'), unless one named actor's (one day's accusing and renewing
+    by "Trump" is his one act, told twice), or figures under both in one sentence ("25 field office
     directors and 25 special agents"). told_apart_from lists those measures. claims: rows of int_claims_bounded. A
     window over each article, not a self-join. -#}
 {% macro measures_told_apart(claims) -%}
@@ -70,6 +71,9 @@
                             or other.measure_key <> article_claim.measure_key
                             and (
                                 article_claim.kind in ('date', 'time')
+                                    and not coalesce(
+                                        article_claim.subject_key = other.subject_key, false
+                                    )
                                 or other.sentence_index = article_claim.sentence_index
                             )
                         )
@@ -83,7 +87,8 @@
                     case
                         when is_informative
                             then struct(
-                                measure_id, measure_key, sentence_index, {{ interval_fields() }}
+                                measure_id, measure_key, sentence_index, subject_key,
+                                {{ interval_fields() }}
                             )
                     end
                 ) over (partition by article_id, story_id, kind) as article_claims

@@ -296,6 +296,23 @@ def test_two_actors_on_two_days_are_two_facts_not_a_conflict():
     assert conflicts == []
 
 
+def test_one_actors_two_verbs_for_one_day_are_one_act_anothers_are_not():
+    """An article dating two events on one day tells them apart, unless one named actor's."""
+    one_actor = (
+        "Trump accused the department on Tuesday. Trump blasted the agency again on Tuesday.",
+        "Trump blasted the agency on Tuesday.",
+    )
+    facts, conflicts = gold(*one_actor)
+    assert [f["claims"] for f in facts] == [["Tuesday", "Tuesday", "Tuesday"]]
+    two_actors = (
+        "Trump accused the department of bias on Tuesday. Pelosi rejected the claim on Tuesday.",
+        "Pelosi rejected the claim on Tuesday.",
+    )
+    facts, conflicts = gold(*two_actors)
+    assert sorted(f["claims"] for f in facts) == [["Tuesday"], ["Tuesday", "Tuesday"]]
+    assert conflicts == []
+
+
 def test_one_meeting_on_two_days_is_a_conflict_and_says_why():
     on_20 = claim("The tense meeting on May 20 ran long.", "May 20")
     on_21 = claim("ICE officials held the meeting on May 21.", "May 21")
