@@ -414,6 +414,43 @@ def merge_measures(measures: dict[tuple, dict]) -> dict[tuple, tuple]:
             fits = [r for r in fits if (kind, per, *sorted((measure_key, r[2]))) in synonyms]
         if len(fits) == 1:
             merged[key] = fits[0]
+    # Vague dates of one event that fit no fact: the measures of one key and span join the
+    # best-ranked of them (more articles, then the smaller id) when their frames name at most
+    # one subject and one scope (an unnamed "2016 campaign" beside Trump's and Clinton's is
+    # neither's), each unless an article tells it apart from that one.
+    left = defaultdict(list)
+    for key, m in measures.items():
+        consensus = m["consensus"]
+        if (
+            key[1] == "date"
+            and consensus is not None
+            and consensus["qualifier"] == "vague"
+            and merged[key] == key
+            and key[2] not in NAMED_ONLY_MEASURES | SOLITARY_MEASURES
+        ):
+            left[(key[0], key[1], key[3], "/subset" in key[2])].append(key)
+    into_root = {}
+    for keys in left.values():
+        for key in keys:
+            span = measures[key]["consensus"]
+            group = [
+                k for k in keys if k[2] == key[2] and _same_span(measures[k]["consensus"], span)
+            ]
+            frames = [measures[k]["group"][0] for k in group]
+            if len({c["subject_group"] for c in frames} - {""}) > 1:
+                continue
+            if len({c["scope_group"] for c in frames} - {""}) > 1:
+                continue
+            root = min(
+                group,
+                key=lambda k: (
+                    -len({c["article_id"] for c in measures[k]["group"]}),
+                    _measure_id(k),
+                ),
+            )
+            if root != key and not _told_apart(measures[key]["group"], measures[root]["group"]):
+                into_root[key] = root
+    merged.update(into_root)
     return merged
 
 

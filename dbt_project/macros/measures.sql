@@ -99,3 +99,10 @@
     group by measure_id
     having size(told_apart_from) > 0
 {%- endmacro %}
+
+{#- int_measures_merged: a vague date of a named event, left over once vague measures joined
+    the facts they fit (vague_into_id). -#}
+{% macro is_vague_date_of_an_event() -%}
+    (is_vague and kind = 'date' and vague_into_id is null
+        and measure_key not in ('{{ (var("named_only_measures") + var("solitary_measures")) | join("', '") }}'))
+{%- endmacro %}

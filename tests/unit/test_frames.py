@@ -313,6 +313,19 @@ def test_one_actors_two_verbs_for_one_day_are_one_act_anothers_are_not():
     assert conflicts == []
 
 
+def test_vague_dates_of_one_event_are_one_fact_unless_whose_is_unclear():
+    """A year is a vague date: "2016" of Trump's campaign and of "the 2016 campaign" in another
+    outlet are one fact, though Sanders's 2020 campaign leaves the unnamed one's subject open;
+    beside Clinton's 2016 campaign, the unnamed one is neither's."""
+    trumps = "Members of Trump's 2016 campaign were questioned."
+    unnamed = "Aides to the 2016 campaign were questioned by the FBI."
+    facts, _ = gold(trumps, unnamed + " Members of Sanders's 2020 campaign were not.")
+    assert sorted(f["claims"] for f in facts) == [["2016", "2016"], ["2020"]]
+    facts, conflicts = gold(trumps, unnamed + " Members of Clinton's 2016 campaign were not.")
+    assert [f["claims"] for f in facts] == [["2016"], ["2016"], ["2016"]]
+    assert conflicts == []
+
+
 def test_one_meeting_on_two_days_is_a_conflict_and_says_why():
     on_20 = claim("The tense meeting on May 20 ran long.", "May 20")
     on_21 = claim("ICE officials held the meeting on May 21.", "May 21")

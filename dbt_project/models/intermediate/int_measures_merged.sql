@@ -8,7 +8,9 @@
 -- root that joins another takes nothing in (no chains). A vague measure ("thousands of people",
 -- "early March") then joins the one fact of its story, kind, per and part-of flag whose consensus
 -- it fits (a vague date: of its own event, stating its span), when exactly one does and no
--- article tells them apart (of several, the one a synonym names). A fact keeps the id and measure_key of the measure it is merged into.
+-- article tells them apart (of several, the one a synonym names); vague dates of one event key
+-- and span that fit no fact join each other (vague_dates below). A fact keeps the id and
+-- measure_key of the measure it is merged into.
 -- Synonyms are learned across stories (joins); each story's merging is a window over the
 -- measure's partition (Spark plans a CTE again at every mention; benchmarks/HISTORY.md).
 -- Built per story (macros/stories.sql): synonyms are learned from every story's measures, and a
@@ -223,16 +225,77 @@ vague_into as (
     from vague_fits
 ),
 
+-- Vague dates of one event that fit no fact ("2016" of Trump's campaign in two outlets, one
+-- naming whose): the measures of one key and span join the best-ranked of them (more articles,
+-- then the smaller id) when their frames name at most one subject and one scope (an unnamed
+-- "2016 campaign" beside Trump's and Clinton's is neither's), each unless an article tells it
+-- apart from that one. Not a day a source spoke (var named_only_measures) nor a date naming no
+-- event (solitary_measures).
+vague_dates as (
+    select
+        *,
+        collect_list(
+            case
+                when {{ is_vague_date_of_an_event() }} then struct(
+                    measure_id, measure_key, article_count, subject_group, scope_group,
+                    {{ interval_fields() }}
+                )
+            end
+        ) over ({{ measure_partition() }}) as vague_dates_in_partition
+    from vague_into
+),
+
+vague_date_groups as (
+    select
+        *,
+        case when {{ is_vague_date_of_an_event() }} then filter(
+            vague_dates_in_partition,
+            other -> other.measure_key = vague_dates.measure_key
+                and {{ same_span('vague_dates', 'other') }}
+        ) end as vague_date_group
+    from vague_dates
+),
+
+vague_date_into as (
+    select
+        *,
+        case
+            when size(array_distinct(filter(vague_date_group.subject_group, g -> g <> ''))) <= 1
+                and size(array_distinct(filter(vague_date_group.scope_group, g -> g <> ''))) <= 1
+                then array_min(
+                    transform(
+                        vague_date_group,
+                        other -> named_struct(
+                            'rank', -other.article_count, 'measure_id', other.measure_id
+                        )
+                    )
+                ).measure_id
+        end as vague_date_root_id
+    from vague_date_groups
+),
+
+vague_date_joined as (
+    select
+        *,
+        case
+            when vague_date_root_id <> measure_id
+                and not array_contains(told_apart_from, vague_date_root_id)
+                then vague_date_root_id
+        end as vague_date_into_id
+    from vague_date_into
+),
+
 merged as (
     select
         *,
         coalesce(
             vague_into_id,
-            try_element_at(filter(synonym_redirects, redirect -> redirect.measure_id = vague_into.fact_id), 1)
+            vague_date_into_id,
+            try_element_at(filter(synonym_redirects, redirect -> redirect.measure_id = vague_date_joined.fact_id), 1)
                 .synonym_into_id,
             fact_id
         ) as merged_fact_id
-    from vague_into
+    from vague_date_joined
 )
 
 select

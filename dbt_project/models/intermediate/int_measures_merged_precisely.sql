@@ -170,6 +170,8 @@ select
     per_key,
     is_subset,
     measure_key,
+    subject_group,
+    scope_group,
     article_count,
     measure_rank,
     is_vague,
