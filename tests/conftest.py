@@ -37,7 +37,6 @@ SECOND_PROCESS = (
     "tests/integration/test_gold_incremental.py",
     "tests/integration/test_object_storage.py",
     "tests/integration/test_silver.py",
-    "tests/integration/test_stories.py",
 )
 
 
