@@ -54,9 +54,9 @@
 {#- One row per measure that some article tells apart from others: it states values under both
     that do not overlap ("540 teachers and 4 schools"), or names them apart: dates under both
     (one day can be two events'), unless one named actor's (one day's accusing and renewing
-    by "Trump" is his one act, told twice), or figures under both in one sentence ("25 field office
-    directors and 25 special agents"). told_apart_from lists those measures. claims: rows of int_claims_bounded. A
-    window over each article, not a self-join. -#}
+    by "Trump" is his one act, told twice), or figures under both in one sentence ("25 field
+    office directors and 25 special agents"). told_apart_from lists those measures. claims: rows
+    of int_claims_bounded. A window over each article, not a self-join. -#}
 {% macro measures_told_apart(claims) -%}
     select measure_id, array_distinct(flatten(collect_list(told_apart_from))) as told_apart_from
     from (

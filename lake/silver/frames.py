@@ -657,7 +657,7 @@ def _subject_before(sentence: str, toks: _Tokens, verb: int, lo: int) -> Part | 
 
 
 def _only_time_of_day(toks: _Tokens, i: int, j: int) -> bool:
-    """Tokens [i, j) are parts of a day at most ("night", "morning"): nothing else."""
+    """Tokens [i, j) are only words that head no event ("night", "morning", "week")."""
     return all(toks.low[k] in _WEAK_HEADS for k in range(i, j))
 
 
